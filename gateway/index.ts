@@ -1,0 +1,104 @@
+import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
+import Boom from '@hapi/boom';
+
+import type { Models } from '../models';
+import type { AuthEpoch } from './auth-epoch';
+import type { ApiKeyCredentials } from './credentials';
+import type { LastUsedTracker } from './last-used';
+import { gatewayPolicies } from './policy-chain';
+import type { GatewayConfig, RouteGroup } from './policies/types';
+import type { PolicyStore } from './policies/policy-store';
+import { rateLimitHeaders } from './rate-limit/headers';
+import type { RateLimitStore } from './rate-limit/types';
+import { assertRoutesFollowGroups } from './route-groups';
+import './route-metadata';
+import { apiKeyScheme } from './verify-api-key';
+
+export interface GatewayOptions {
+    config: GatewayConfig;
+    models: Models;
+    pepper: Buffer;
+    authEpoch: AuthEpoch;
+    lastUsed: LastUsedTracker;
+    policyStore: PolicyStore;
+    rateLimits: RateLimitStore;
+}
+
+/** Auth schemes the gateway can give a route group, by the name gateway.yaml uses. */
+const authSchemes = { 'api-key': apiKeyScheme } as const;
+
+/**
+ * The declarative gateway: one auth strategy per route group of gateway.yaml,
+ * and the group's policy chain after authentication.
+ */
+export const gatewayPlugin: Plugin<GatewayOptions> = {
+    name: 'gateway',
+    register(server, options) {
+
+        const groups = new Map<string, RouteGroup>(options.config.routeGroups.map((group) => [group.name, group]));
+
+        for (const [name, scheme] of Object.entries(authSchemes)) {
+            server.auth.scheme(name, scheme as never);
+        }
+
+        for (const group of groups.values()) {
+            if (!(group.auth.scheme in authSchemes)) {
+                throw new Error(`gateway.yaml: route group "${group.name}" names unknown auth scheme "${group.auth.scheme}"`);
+            }
+
+            server.auth.strategy(group.name, group.auth.scheme, options);
+        }
+
+        server.ext('onPostAuth', async (request: Request, h: ResponseToolkit) => {
+
+            const group = request.auth.isAuthenticated ? groups.get(request.auth.strategy ?? '') : undefined;
+            const route = request.route.settings.plugins?.gateway;
+            if (!group || !route) {
+                return h.continue;
+            }
+
+            const context = {
+                request,
+                credentials: request.auth.credentials as unknown as ApiKeyCredentials,
+                route,
+                policies: options.policyStore.current(),
+                rateLimits: options.rateLimits
+            };
+
+            for (const policy of group.policies) {
+                if (policy.enabled) {
+                    await gatewayPolicies[policy.name]({ ...context, config: policy.config });
+                }
+            }
+
+            return h.continue;
+        });
+
+        server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
+
+            const decision = request.app.rateLimit;
+            if (decision) {
+                const headers = rateLimitHeaders(decision);
+                const response = request.response;
+                if (Boom.isBoom(response)) {
+                    Object.assign(response.output.headers, headers);
+                }
+                else {
+                    for (const [name, value] of Object.entries(headers)) {
+                        response.header(name, value);
+                    }
+                }
+            }
+
+            return h.continue;
+        });
+
+        server.ext('onPreStart', () => {
+
+            assertRoutesFollowGroups(server, options.config);
+            options.lastUsed.start();
+        });
+
+        server.ext('onPostStop', () => options.lastUsed.stop());
+    }
+};

@@ -1,0 +1,102 @@
+import { EventEmitter } from 'events';
+import Fs from 'fs';
+
+import { loadPolicies, POLICY_FILE_NAMES } from './load';
+import type { Policies } from './types';
+
+export type PolicyLog = (tags: string[], message: string) => void;
+
+// Editors save in bursts (truncate, write, rename): reload once the burst is over.
+const RELOAD_DEBOUNCE_MS = 100;
+
+export interface PolicyStore {
+    on(event: 'reloaded', listener: (policies: Policies) => void): this;
+    once(event: 'reloaded', listener: (policies: Policies) => void): this;
+}
+
+/**
+ * The policies in force: the last good load of a policies directory. An invalid edit is refused
+ * and logged, and the previous policies stay in force until the file is fixed.
+ */
+export class PolicyStore extends EventEmitter {
+
+    private policies: Policies;
+    private watcher?: Fs.FSWatcher;
+    private pendingReload?: NodeJS.Timeout;
+
+    private constructor(private readonly dir: string, private readonly log: PolicyLog) {
+
+        super();
+        this.policies = loadPolicies(dir);
+    }
+
+    /** Loads the policies in `dir`; throws a PolicyError, so start-up fails with what is wrong. */
+    static open(dir: string, log: PolicyLog): PolicyStore {
+
+        return new PolicyStore(dir, log);
+    }
+
+    current(): Policies {
+
+        return this.policies;
+    }
+
+    /** Loads the files again; returns false, logging why, when they are invalid. */
+    reload(): boolean {
+
+        try {
+            // One assignment: a request sees either the old policies or the new, never a mix.
+            this.policies = loadPolicies(this.dir);
+        }
+        catch (error) {
+            this.log(['policy', 'error'], `policies not reloaded, the last good ones stay in force:\n${(error as Error).message}`);
+            return false;
+        }
+
+        this.log(['policy', 'info'], 'policies reloaded');
+        this.emit('reloaded', this.policies);
+        return true;
+    }
+
+    /** Reloads when a policy file changes on disk, and on SIGHUP. */
+    watch(): void {
+
+        if (this.watcher) {
+            return;
+        }
+
+        // The directory, not the files: an editor that saves by renaming a new file over the
+        // old one would leave a file watcher on the replaced file.
+        this.watcher = Fs.watch(this.dir, (event, filename) => {
+
+            if (filename === null || POLICY_FILE_NAMES.includes(filename)) {
+                this.scheduleReload();
+            }
+        });
+
+        this.watcher.on('error', (error) => this.log(['policy', 'error'], `watching ${this.dir} failed, edits need a SIGHUP: ${error.message}`));
+        // The server keeps the process alive; a store left watching should not.
+        this.watcher.unref();
+        process.on('SIGHUP', this.onSighup);
+    }
+
+    close(): void {
+
+        clearTimeout(this.pendingReload);
+        this.watcher?.close();
+        this.watcher = undefined;
+        process.removeListener('SIGHUP', this.onSighup);
+    }
+
+    private readonly onSighup = (): void => {
+
+        this.reload();
+    };
+
+    private scheduleReload(): void {
+
+        clearTimeout(this.pendingReload);
+        this.pendingReload = setTimeout(() => this.reload(), RELOAD_DEBOUNCE_MS);
+        this.pendingReload.unref();
+    }
+}

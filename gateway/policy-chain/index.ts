@@ -1,0 +1,16 @@
+import type { GatewayPolicy } from './context';
+import { familySuspension } from './family-suspension';
+import { planGate } from './plan-gate';
+import { rateLimit } from './rate-limit';
+import { operationScope, resourceScope } from './scopes';
+
+/** The policies gateway.yaml may name, by name. */
+export const gatewayPolicies: Readonly<Record<string, GatewayPolicy>> = {
+    'plan-gate': planGate,
+    'family-suspension': familySuspension,
+    'rate-limit': rateLimit,
+    'resource-scope': resourceScope,
+    'operation-scope': operationScope
+};
+
+export type { GatewayPolicy, PolicyContext } from './context';

@@ -1,0 +1,68 @@
+import type { RateLimitDecision, RateLimitRule, RateLimitState } from './types';
+
+/** The counter a rule uses right now and how long it has left. */
+export interface CurrentWindow {
+    /** `rl:<policy>:<subject>:<window start in ms>`; stores may prefix it. */
+    id: string;
+    msUntilReset: number;
+}
+
+/** A rule's counter as a store read it, before this request. */
+export interface WindowUsage {
+    used: number;
+    ttlMs: number;
+}
+
+// Windows start at multiples of their length since the epoch, so every instance
+// (and Redis, shared between them) agrees on which counter a request belongs to.
+export function currentWindow(rule: RateLimitRule, nowMs: number): CurrentWindow {
+
+    const windowMs = rule.windowSeconds * 1000;
+    const start = Math.floor(nowMs / windowMs) * windowMs;
+    return {
+        id: `rl:${rule.policy}:${rule.subject}:${start}`,
+        msUntilReset: start + windowMs - nowMs
+    };
+}
+
+/**
+ * Turns each rule's usage into a decision. A request is allowed only if every rule
+ * still has room; a denied request counts against none of them, so one key hammering
+ * past its own limit does not use up its family's quota for the other keys.
+ * The Redis script applies the same `used < limit` test atomically before counting.
+ */
+export function decide(rules: readonly RateLimitRule[], usage: readonly WindowUsage[]): RateLimitDecision {
+
+    if (rules.length === 0 || rules.length !== usage.length) {
+        throw new TypeError('decide() needs one usage per rule, and at least one rule');
+    }
+
+    const exceeded = rules.map((rule, i) => usage[i].used >= rule.limit);
+    const allowed = !exceeded.includes(true);
+
+    const states: RateLimitState[] = rules.map((rule, i) => {
+
+        const count = usage[i].used + (allowed ? 1 : 0);
+        return {
+            rule,
+            count,
+            remaining: Math.max(0, rule.limit - count),
+            resetSeconds: Math.max(1, Math.ceil(usage[i].ttlMs / 1000))
+        };
+    });
+
+    // On a tie, the longer wait is the more useful one to report.
+    const tightest = states.reduce((best, state) => {
+
+        const tighter = state.remaining < best.remaining ||
+            (state.remaining === best.remaining && state.resetSeconds > best.resetSeconds);
+        return tighter ? state : best;
+    });
+
+    if (allowed) {
+        return { allowed, states, tightest };
+    }
+
+    const retryAfterSeconds = Math.max(...states.filter((_, i) => exceeded[i]).map((state) => state.resetSeconds));
+    return { allowed, states, tightest, retryAfterSeconds };
+}

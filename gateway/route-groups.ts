@@ -1,0 +1,40 @@
+import type { Server } from '@hapi/hapi';
+
+import type { GatewayConfig, RouteGroup } from './policies/types';
+
+/** True when `path` is `prefix` or lies below it (`/api/v1` covers `/api/v1/persons`, not `/api/v10`). */
+function isUnder(path: string, prefix: string): boolean {
+
+    return path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
+}
+
+/**
+ * Refuses to start when a route under a group's paths does not belong to that
+ * group, or does not declare its resource and operation: no route of the family
+ * API can be left unauthenticated or unscoped by mistake.
+ */
+export function assertRoutesFollowGroups(server: Server, config: GatewayConfig): void {
+
+    const problems: string[] = [];
+    for (const route of server.table()) {
+        const group = config.routeGroups.find((candidate: RouteGroup) => candidate.paths.some((prefix) => isUnder(route.path, prefix)));
+        if (!group) {
+            continue;
+        }
+
+        const auth = route.settings.auth;
+        const strategies = auth ? auth.strategies : [];
+        if (!auth || auth.mode !== 'required' || strategies.length !== 1 || strategies[0] !== group.name) {
+            problems.push(`${route.method.toUpperCase()} ${route.path} lies under route group "${group.name}" but does not use its auth (auth: '${group.name}')`);
+        }
+
+        const metadata = route.settings.plugins?.gateway;
+        if (!metadata?.resource || !metadata.operation) {
+            problems.push(`${route.method.toUpperCase()} ${route.path} does not declare plugins.gateway.resource and .operation`);
+        }
+    }
+
+    if (problems.length > 0) {
+        throw new Error(`Gateway configuration: ${problems.join('; ')}`);
+    }
+}

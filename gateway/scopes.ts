@@ -1,0 +1,38 @@
+import type { Request } from '@hapi/hapi';
+
+import type { ApiKeyCredentials } from './credentials';
+import type { ScopesPolicy } from './policies/types';
+
+/** The resources a key reaches: its own scopes within what its family exposes. */
+export function effectiveResources(credentials: ApiKeyCredentials): string[] {
+
+    return credentials.key.resourceScopes.filter((resource) => credentials.family.apiResources.includes(resource));
+}
+
+/** The operations a key may perform; a key from before write scopes keeps the legacy set forever. */
+export function effectiveOperations(credentials: ApiKeyCredentials, scopes: ScopesPolicy): string[] {
+
+    const granted = credentials.key.operationScopes;
+    return credentials.key.predatesWriteScopes ? granted.filter((operation) => scopes.legacy_key_operations.includes(operation)) : [...granted];
+}
+
+/** The operations a request needs: the route's own, plus those its query parameters call for. */
+export function requiredOperations(request: Request, routeOperation: string, scopes: ScopesPolicy): string[] {
+
+    const needed = new Set([routeOperation]);
+    for (const parameter of Object.keys(request.query)) {
+        for (const rule of scopes.query_operations) {
+            if (rule.parameter === parameter || (rule.parameter_prefix !== undefined && parameter.startsWith(rule.parameter_prefix))) {
+                needed.add(rule.operation);
+            }
+        }
+    }
+
+    return [...needed];
+}
+
+/** The authenticated key of a family API request. */
+export function apiCredentials(request: Request): ApiKeyCredentials {
+
+    return request.auth.credentials as unknown as ApiKeyCredentials;
+}

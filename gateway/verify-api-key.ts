@@ -1,0 +1,96 @@
+import type { Request, ResponseToolkit, Server, ServerAuthSchemeObject } from '@hapi/hapi';
+import Boom from '@hapi/boom';
+
+import { apiError } from '../lib/errors';
+import type { Models } from '../models';
+import { hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key-token';
+import type { AuthEpoch } from './auth-epoch';
+import type { ApiKeyCredentials } from './credentials';
+import { KeyCache } from './key-cache';
+import type { LastUsedTracker } from './last-used';
+
+export interface ApiKeySchemeOptions {
+    models: Models;
+    pepper: Buffer;
+    authEpoch: AuthEpoch;
+    lastUsed: LastUsedTracker;
+}
+
+function invalidKey(message: string): Boom.Boom {
+
+    const error = apiError(401, 'invalid_key', message);
+    error.output.headers['WWW-Authenticate'] = 'Bearer realm="family-records"';
+    return error;
+}
+
+function bearerToken(request: Request): string | undefined {
+
+    const match = /^Bearer +(\S+) *$/i.exec(String(request.headers.authorization ?? ''));
+    return match?.[1];
+}
+
+async function loadCredentials(models: Models, hash: string): Promise<ApiKeyCredentials | undefined> {
+
+    const key = await models.ApiKey.findOne({ where: { secret_hash: hash } });
+    if (!key || key.revoked_at || !hashesEqual(key.secret_hash, hash)) {
+        return undefined;
+    }
+
+    const family = await models.Family.findByPk(key.family_long_id);
+    if (!family) {
+        return undefined;
+    }
+
+    return {
+        key: {
+            id: key.id,
+            name: key.name,
+            resourceScopes: key.resource_scopes,
+            operationScopes: key.operation_scopes,
+            predatesWriteScopes: key.predates_write_scopes
+        },
+        family: {
+            familyLongId: family.family_long_id,
+            name: family.name,
+            plan: family.plan,
+            apiEnabled: family.api_enabled,
+            apiResources: family.api_resources,
+            suspended: Boolean(family.api_suspended_at)
+        }
+    };
+}
+
+/** The `api-key` auth scheme: `Authorization: Bearer frk_…`. */
+export function apiKeyScheme(server: Server, options: ApiKeySchemeOptions): ServerAuthSchemeObject {
+
+    const cache = new KeyCache();
+
+    return {
+        async authenticate(request: Request, h: ResponseToolkit) {
+
+            const token = bearerToken(request);
+            if (!token) {
+                throw invalidKey('Missing API key: send Authorization: Bearer <API key>.');
+            }
+
+            if (!isWellFormedApiKey(token)) {
+                throw invalidKey('Malformed API key.');
+            }
+
+            const hash = hashApiKey(token, options.pepper);
+            const epoch = await options.authEpoch.current();        // read before loading: a change during the load forces a reload next time
+            let credentials = cache.get(hash, epoch);
+            if (!credentials) {
+                credentials = await loadCredentials(options.models, hash);
+                if (!credentials) {
+                    throw invalidKey('Unknown or revoked API key.');
+                }
+
+                cache.set(hash, epoch, credentials);
+            }
+
+            options.lastUsed.touch(credentials.key.id);
+            return h.authenticated({ credentials: credentials as never });
+        }
+    };
+}

@@ -1,0 +1,112 @@
+import { displayParts, generateApiKeyToken, hashApiKey } from '../../gateway/api-key-token';
+import type { ApiKey } from '../../models/api-key';
+import { ServiceError } from '../errors';
+import { recordId } from '../ids';
+import type { AccountsContext } from './context';
+import { findFamily } from './families';
+
+export interface NewApiKey {
+    familyLongId: string;
+    name: string;
+    resources: readonly string[];
+    /** Defaults to the policy's default key operations (never a write operation). */
+    operations?: readonly string[];
+    createdBy: string;
+    /** Only for keys imported from before write scopes existed: they stay read-only forever. */
+    predatesWriteScopes?: boolean;
+}
+
+function checkResources(resources: readonly string[], exposed: readonly string[]): void {
+
+    const outside = resources.filter((resource) => !exposed.includes(resource));
+    if (resources.length === 0 || outside.length > 0) {
+        throw new ServiceError('invalid_request', `A key's resources must be among those the family exposes (${exposed.join(', ') || 'none: enable the API first'})${outside.length ? `; not exposed: ${outside.join(', ')}` : ''}.`);
+    }
+}
+
+function checkOperations(context: AccountsContext, operations: readonly string[], predatesWriteScopes: boolean): void {
+
+    const scopes = context.policies().scopes;
+    const declared = scopes.operations.map((operation) => operation.name);
+    const unknown = operations.filter((operation) => !declared.includes(operation));
+    if (operations.length === 0 || unknown.length > 0) {
+        throw new ServiceError('invalid_request', `Operations must be some of ${declared.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}.`);
+    }
+
+    const beyondLegacy = operations.filter((operation) => !scopes.legacy_key_operations.includes(operation));
+    if (predatesWriteScopes && beyondLegacy.length > 0) {
+        throw new ServiceError('invalid_request', `This key predates write scopes and can never gain ${beyondLegacy.join(', ')}: create a new key instead.`);
+    }
+}
+
+/** Creates a key and returns it in full, the only time it is ever shown. */
+export async function createApiKey(context: AccountsContext, input: NewApiKey): Promise<{ key: string; apiKey: ApiKey }> {
+
+    const family = await findFamily(context, input.familyLongId);
+    const name = input.name.trim();
+    if (!name || name.length > 100) {
+        throw new ServiceError('invalid_request', 'A key name is 1 to 100 characters.');
+    }
+
+    checkResources(input.resources, family.api_resources);
+    const predatesWriteScopes = input.predatesWriteScopes ?? false;
+    const operations = [...new Set(input.operations ?? context.policies().scopes.default_key_operations)];
+    checkOperations(context, operations, predatesWriteScopes);
+
+    const key = generateApiKeyToken();
+    const apiKey = await context.models.ApiKey.create({
+        id: recordId('key'),
+        family_long_id: family.family_long_id,
+        name,
+        ...displayParts(key),
+        secret_hash: hashApiKey(key, context.pepper),
+        resource_scopes: [...new Set(input.resources)],
+        operation_scopes: operations,
+        predates_write_scopes: predatesWriteScopes,
+        created_by: input.createdBy
+    });
+
+    return { key, apiKey };
+}
+
+async function findKey(context: AccountsContext, id: string): Promise<ApiKey> {
+
+    const apiKey = await context.models.ApiKey.findByPk(id);
+    if (!apiKey) {
+        throw new ServiceError('not_found', `No API key ${id}.`, 404);
+    }
+
+    return apiKey;
+}
+
+/** Changes what a key may do; a key from before write scopes can never gain write operations. */
+export async function changeApiKeyScopes(context: AccountsContext, id: string, scopes: { resources?: readonly string[]; operations?: readonly string[] }): Promise<ApiKey> {
+
+    const apiKey = await findKey(context, id);
+    if (scopes.resources) {
+        checkResources(scopes.resources, (await findFamily(context, apiKey.family_long_id)).api_resources);
+    }
+
+    if (scopes.operations) {
+        checkOperations(context, scopes.operations, apiKey.predates_write_scopes);
+    }
+
+    await apiKey.update({
+        resource_scopes: scopes.resources ? [...new Set(scopes.resources)] : apiKey.resource_scopes,
+        operation_scopes: scopes.operations ? [...new Set(scopes.operations)] : apiKey.operation_scopes
+    });
+    await context.authEpoch.bump();
+    return apiKey;
+}
+
+/** Revokes a key for good; the next request with it is refused, on every instance. */
+export async function revokeApiKey(context: AccountsContext, id: string, by: string): Promise<ApiKey> {
+
+    const apiKey = await findKey(context, id);
+    if (!apiKey.revoked_at) {
+        await apiKey.update({ revoked_at: new Date(), revoked_by: by });
+        await context.authEpoch.bump();
+    }
+
+    return apiKey;
+}

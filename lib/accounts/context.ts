@@ -1,0 +1,14 @@
+import type { AuthEpoch } from '../../gateway/auth-epoch';
+import type { Policies } from '../../gateway/policies/types';
+import type { Models } from '../../models';
+import type { RunInTransaction } from '../../plugins/records/writes';
+
+/** What the account services (families, users, keys) work with; built once by the deployment. */
+export interface AccountsContext {
+    models: Models;
+    transaction: RunInTransaction;
+    policies: () => Policies;
+    authEpoch: AuthEpoch;
+    /** Keys the API-key hashes. */
+    pepper: Buffer;
+}

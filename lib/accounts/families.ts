@@ -1,0 +1,96 @@
+import { familyLongId } from '../ids';
+import { ServiceError } from '../errors';
+import type { Family, PlanName } from '../../models/family';
+import { planNames } from '../../models/family';
+import type { AccountsContext } from './context';
+
+export async function findFamily(context: AccountsContext, id: string): Promise<Family> {
+
+    const family = await context.models.Family.findByPk(id);
+    if (!family) {
+        throw new ServiceError('not_found', `No family ${id}.`, 404);
+    }
+
+    return family;
+}
+
+export function createFamily(context: AccountsContext, input: { name: string; plan: string }): Promise<Family> {
+
+    const name = input.name.trim();
+    if (!name || name.length > 200) {
+        throw new ServiceError('invalid_request', 'A family name is 1 to 200 characters.');
+    }
+
+    if (!planNames.includes(input.plan as PlanName)) {
+        throw new ServiceError('invalid_request', `Unknown plan "${input.plan}": one of ${planNames.join(', ')}.`);
+    }
+
+    return context.models.Family.create({ family_long_id: familyLongId(), name, plan: input.plan as PlanName });
+}
+
+/** Which of the given names are not resources of the API. */
+function unknownResources(context: AccountsContext, names: readonly string[]): string[] {
+
+    return names.filter((name) => !context.policies().scopes.resources.includes(name));
+}
+
+/** Turns API access on with the resources the family exposes; the plan must allow it. */
+export async function enableApi(context: AccountsContext, id: string, resources: readonly string[]): Promise<Family> {
+
+    const family = await findFamily(context, id);
+    const plan = context.policies().plans.get(family.plan);
+    if (!plan?.api_access) {
+        const upgrade = plan?.upgrade_to ? context.policies().plans.get(plan.upgrade_to)?.label : undefined;
+        throw new ServiceError('plan_not_eligible', `The ${plan?.label ?? family.plan} plan does not include API access${upgrade ? `; upgrade to ${upgrade}` : ''}.`, 403);
+    }
+
+    const unknown = unknownResources(context, resources);
+    if (resources.length === 0 || unknown.length > 0) {
+        throw new ServiceError('invalid_request', `Resources must be some of ${context.policies().scopes.resources.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}.`);
+    }
+
+    await family.update({ api_enabled: true, api_resources: [...new Set(resources)] });
+    await context.authEpoch.bump();
+    return family;
+}
+
+export async function disableApi(context: AccountsContext, id: string): Promise<Family> {
+
+    const family = await findFamily(context, id);
+    await family.update({ api_enabled: false });
+    await context.authEpoch.bump();
+    return family;
+}
+
+export async function changePlan(context: AccountsContext, id: string, plan: string): Promise<Family> {
+
+    if (!planNames.includes(plan as PlanName)) {
+        throw new ServiceError('invalid_request', `Unknown plan "${plan}": one of ${planNames.join(', ')}.`);
+    }
+
+    const family = await findFamily(context, id);
+    await family.update({ plan: plan as PlanName });
+    await context.authEpoch.bump();
+    return family;
+}
+
+/** Stops every key of the family at once, until unsuspended. */
+export async function suspendFamily(context: AccountsContext, id: string, reason: string, by: string): Promise<Family> {
+
+    if (!reason.trim()) {
+        throw new ServiceError('invalid_request', 'Give a reason for the suspension: family managers see it.');
+    }
+
+    const family = await findFamily(context, id);
+    await family.update({ api_suspended_at: new Date(), api_suspension_reason: reason.trim(), api_suspended_by: by });
+    await context.authEpoch.bump();
+    return family;
+}
+
+export async function unsuspendFamily(context: AccountsContext, id: string): Promise<Family> {
+
+    const family = await findFamily(context, id);
+    await family.update({ api_suspended_at: null, api_suspension_reason: null, api_suspended_by: null });
+    await context.authEpoch.bump();
+    return family;
+}

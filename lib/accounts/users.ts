@@ -1,0 +1,55 @@
+import Bcrypt from 'bcrypt';
+
+import { ServiceError } from '../errors';
+import { recordId } from '../ids';
+import { familyRoles, type FamilyRole, type User } from '../../models/user';
+import type { AccountsContext } from './context';
+import { findFamily } from './families';
+
+const bcryptRounds = 12;
+
+export interface NewUser {
+    email: string;
+    password: string;
+    familyLongId?: string;
+    /** `manager`, `member`, or `super-admin` (a service operator, with or without a family). */
+    role: string;
+}
+
+export async function createUser(context: AccountsContext, input: NewUser): Promise<User> {
+
+    const email = input.email.trim().toLowerCase();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 320) {
+        throw new ServiceError('invalid_request', `"${input.email}" is not an email address.`);
+    }
+
+    if (input.password.length < 10 || input.password.length > 72) {     // bcrypt reads at most 72 bytes
+        throw new ServiceError('invalid_request', 'A password is 10 to 72 characters.');
+    }
+
+    const isSuperAdmin = input.role === 'super-admin';
+    if (!isSuperAdmin && !familyRoles.includes(input.role as FamilyRole)) {
+        throw new ServiceError('invalid_request', `Unknown role "${input.role}": manager, member or super-admin.`);
+    }
+
+    if (!isSuperAdmin && !input.familyLongId) {
+        throw new ServiceError('invalid_request', `A ${input.role} belongs to a family: give --family.`);
+    }
+
+    if (input.familyLongId) {
+        await findFamily(context, input.familyLongId);
+    }
+
+    if (await context.models.User.count({ where: { email } })) {
+        throw new ServiceError('conflict', `A user with email ${email} exists already.`, 409);
+    }
+
+    return context.models.User.create({
+        id: recordId('usr'),
+        email,
+        password_hash: await Bcrypt.hash(input.password, bcryptRounds),
+        family_long_id: input.familyLongId ?? null,
+        role: isSuperAdmin ? null : input.role as FamilyRole,
+        is_super_admin: isSuperAdmin
+    });
+}

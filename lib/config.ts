@@ -1,0 +1,68 @@
+import Path from 'path';
+import Joi from 'joi';
+
+/** Where the project's own files live, whether running from source or from dist/. */
+export const projectRoot = Path.resolve(__dirname, __dirname.includes(`${Path.sep}dist${Path.sep}`) || __dirname.endsWith(`${Path.sep}dist`) ? '../..' : '..');
+
+export interface Config {
+    port: number;
+    host: string;
+    databaseUrl: string;
+    redisUrl?: string;
+    /** Prefix of every Redis key this deployment writes, so several deployments can share one Redis. */
+    redisPrefix: string;
+    /** Local state of the embedded default: the SQLite file, the auth-epoch marker. */
+    dataDir: string;
+    policiesDir: string;
+    gatewayConfig: string;
+    publicBaseUrl: string;
+    /**
+     * Master secret from which the API-key hash pepper and URL-signing keys are derived.
+     * Unset on the embedded default: one is generated once and kept in the database.
+     */
+    secretKey?: string;
+    /** Watch policy files and reload on change (off in most tests: they reload explicitly). */
+    watchPolicies: boolean;
+}
+
+const schema = Joi.object({
+    PORT: Joi.number().integer().min(0).max(65535).default(3000),
+    HOST: Joi.string().default('127.0.0.1'),
+    DATABASE_URL: Joi.string().pattern(/^(sqlite:|postgres(ql)?:\/\/)/).message('DATABASE_URL must start with sqlite: or postgres://'),
+    REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
+    REDIS_PREFIX: Joi.string().default('fr:'),
+    DATA_DIR: Joi.string(),
+    POLICIES_DIR: Joi.string(),
+    GATEWAY_CONFIG: Joi.string(),
+    PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+    SECRET_KEY: Joi.string().min(32),
+    WATCH_POLICIES: Joi.boolean().default(true)
+}).unknown(true);
+
+/** Reads the configuration of DESIGN.md §3 from the environment; a bad value stops start-up with its name. */
+export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+
+    const { value, error } = schema.validate(env, { abortEarly: false });
+    if (error) {
+        throw new Error(`Invalid configuration: ${error.details.map((detail) => detail.message).join('; ')}`);
+    }
+
+    const port: number = value.PORT;
+    const host: string = value.HOST;
+    const dataDir = Path.resolve(value.DATA_DIR ?? Path.join(projectRoot, 'data'));
+    const config: Config = {
+        port,
+        host,
+        databaseUrl: value.DATABASE_URL ?? `sqlite:${Path.join(dataDir, 'family-records.sqlite')}`,
+        redisUrl: value.REDIS_URL,
+        redisPrefix: value.REDIS_PREFIX,
+        dataDir,
+        policiesDir: Path.resolve(value.POLICIES_DIR ?? Path.join(projectRoot, 'policies')),
+        gatewayConfig: Path.resolve(value.GATEWAY_CONFIG ?? Path.join(projectRoot, 'gateway', 'gateway.yaml')),
+        publicBaseUrl: (value.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/$/, ''),
+        secretKey: value.SECRET_KEY,
+        watchPolicies: value.WATCH_POLICIES
+    };
+
+    return { ...config, ...overrides };
+}

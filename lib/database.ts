@@ -1,0 +1,93 @@
+import Path from 'path';
+
+import { Sequelize, Transaction } from 'sequelize';
+import Sqlite3 from 'sqlite3';
+import { SequelizeStorage, Umzug } from 'umzug';
+
+import { migrations } from '../models/migrations';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** Opens the database named by a `sqlite:<file>` or `postgres://` URL. */
+export function openDatabase(databaseUrl: string): Sequelize {
+
+    if (databaseUrl.startsWith('sqlite:')) {
+        const storage = databaseUrl.slice('sqlite:'.length) || ':memory:';
+        return new Sequelize({
+            dialect: 'sqlite',
+            storage: storage === ':memory:' ? storage : Path.resolve(storage),
+            dialectModule: sqliteWithBusyTimeout,
+            logging: false
+        });
+    }
+
+    return new Sequelize(databaseUrl, {
+        dialect: 'postgres',
+        logging: false,
+        pool: { max: 10, min: 0, idle: 10_000 }
+    });
+}
+
+/*
+ * Another process (the operator CLI) may write to the same SQLite file while the
+ * server runs; without a busy timeout SQLite fails at once instead of waiting its turn.
+ */
+class BusyTimeoutDatabase extends Sqlite3.Database {
+    constructor(filename: string, mode: number, callback: (error: Error | null) => void) {
+
+        super(filename, mode, (error) => {
+
+            if (!error) {
+                this.configure('busyTimeout', 5000);
+            }
+
+            callback(error);
+        });
+    }
+}
+
+const sqliteWithBusyTimeout = { ...Sqlite3, Database: BusyTimeoutDatabase };
+
+/** Brings the schema up to date. Safe when several instances start at once on PostgreSQL. */
+export async function migrate(sequelize: Sequelize): Promise<void> {
+
+    const umzug = new Umzug({
+        migrations,
+        context: sequelize.getQueryInterface(),
+        storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
+        logger: undefined
+    });
+
+    if (sequelize.getDialect() !== 'postgres') {
+        await sequelize.query('PRAGMA journal_mode = WAL');       // readers never block the writer
+        await umzug.up();
+        return;
+    }
+
+    // One migrator at a time across instances; the lock ends with the session.
+    const lockId = 7_246_733;
+    await sequelize.transaction(async (transaction) => {
+
+        await sequelize.query('SELECT pg_advisory_xact_lock(:lockId)', { replacements: { lockId }, transaction });
+        await umzug.up();
+    });
+}
+
+/**
+ * Runs `work` in one database transaction. SQLite allows a single writer: write
+ * transactions of this process queue here instead of failing with SQLITE_BUSY.
+ */
+export function transactionRunner(sequelize: Sequelize): <T>(work: (transaction: Transaction) => Promise<T>) => Promise<T> {
+
+    if (sequelize.getDialect() === 'postgres') {
+        return (work) => sequelize.transaction(work);
+    }
+
+    let queue: Promise<unknown> = Promise.resolve();
+    return (work) => {
+
+        const result = queue.then(() => sequelize.transaction({ type: Transaction.TYPES.IMMEDIATE }, work));
+        queue = result.catch(() => undefined);
+        return result;
+    };
+}

@@ -1,0 +1,52 @@
+import Boom from '@hapi/boom';
+
+/** The stable machine codes of DESIGN.md §4, and a few more for the hosted site. */
+export type ErrorCode =
+    | 'invalid_key' | 'api_not_enabled' | 'plan_not_eligible' | 'family_suspended'
+    | 'resource_scope' | 'operation_scope' | 'not_found' | 'invalid_request'
+    | 'too_large' | 'unsupported_media_type' | 'rate_limited'
+    | 'unauthorized' | 'forbidden' | 'conflict' | 'method_not_allowed' | 'internal_error';
+
+/** A Boom error carrying a stable `code` in its payload. */
+export function apiError(statusCode: number, code: ErrorCode, message: string): Boom.Boom {
+
+    const error = new Boom.Boom(message, { statusCode });
+    error.output.payload.code = code;
+    return error;
+}
+
+/**
+ * A rule of the domain was broken (a Lite family enabling the API, a legacy key
+ * gaining write scopes…). Services throw it; HTTP answers it as `statusCode` + `code`,
+ * the CLI prints the message and exits non-zero.
+ */
+export class ServiceError extends Error {
+    constructor(readonly code: ErrorCode, message: string, readonly statusCode = 400) {
+
+        super(message);
+        this.name = 'ServiceError';
+    }
+}
+
+const codeByStatus: Record<number, ErrorCode> = {
+    400: 'invalid_request',
+    401: 'unauthorized',
+    403: 'forbidden',
+    404: 'not_found',
+    405: 'method_not_allowed',
+    409: 'conflict',
+    413: 'too_large',
+    415: 'unsupported_media_type',
+    429: 'rate_limited'
+};
+
+/** Gives every error response a stable code; hides the details of unexpected ones. */
+export function withErrorCode(error: Boom.Boom): Boom.Boom {
+
+    const payload = error.output.payload;
+    if (!payload.code) {
+        payload.code = codeByStatus[error.output.statusCode] ?? (error.output.statusCode >= 500 ? 'internal_error' : 'invalid_request');
+    }
+
+    return error;
+}

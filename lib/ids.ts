@@ -1,0 +1,43 @@
+import Crypto from 'crypto';
+
+const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Random base62 text; rejection sampling keeps every character equally likely. */
+export function randomBase62(length: number): string {
+
+    let result = '';
+    while (result.length < length) {
+        for (const byte of Crypto.randomBytes(length * 2)) {
+            if (byte < 248 && result.length < length) {         // 248 = 62 * 4: no modulo bias
+                result += alphabet[byte % 62];
+            }
+        }
+    }
+
+    return result;
+}
+
+/** Encodes a non-negative integer in base62, left-padded to `width`. */
+export function toBase62(value: number, width: number): string {
+
+    let result = '';
+    let rest = value;
+    do {
+        result = alphabet[rest % 62] + result;
+        rest = Math.floor(rest / 62);
+    } while (rest > 0);
+
+    return result.padStart(width, '0');
+}
+
+/** An opaque record id with a readable type prefix, like Stripe's `cus_…`. */
+export function recordId(prefix: string): string {
+
+    return `${prefix}_${randomBase62(20)}`;
+}
+
+/** A family's long id: opaque and unguessable (about 190 bits). */
+export function familyLongId(): string {
+
+    return `fam_${randomBase62(32)}`;
+}

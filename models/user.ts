@@ -1,0 +1,37 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+
+export const familyRoles = ['manager', 'member'] as const;
+export type FamilyRole = typeof familyRoles[number];
+
+/** A person who signs in to the hosted site. */
+export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
+    /** Opaque id (`usr_…`). */
+    declare id: string;
+    /** Sign-in email, stored lower-case. */
+    declare email: string;
+    /** bcrypt hash of the password; the password itself is never stored. */
+    declare password_hash: string;
+    /** The family the user belongs to, if any (super-admins may have none). */
+    declare family_long_id: CreationOptional<string | null>;
+    /** Role within that family. */
+    declare role: CreationOptional<FamilyRole | null>;
+    /** Operators of the hosted service. */
+    declare is_super_admin: CreationOptional<boolean>;
+    declare created_at: CreationOptional<Date>;
+    declare updated_at: CreationOptional<Date>;
+
+    static define(sequelize: Sequelize): typeof User {
+
+        // A subclass per Sequelize instance, so several deployments (tests, instances) can live in one process.
+        return (class extends User {}).init({
+            id: { type: DataTypes.STRING(32), primaryKey: true },
+            email: { type: DataTypes.STRING(320), allowNull: false, unique: true },
+            password_hash: { type: DataTypes.STRING(100), allowNull: false },
+            family_long_id: { type: DataTypes.STRING(64), allowNull: true },
+            role: { type: DataTypes.STRING(20), allowNull: true },
+            is_super_admin: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+            created_at: DataTypes.DATE,
+            updated_at: DataTypes.DATE
+        }, { sequelize, modelName: 'User', tableName: 'users', underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' });
+    }
+}

@@ -1,0 +1,31 @@
+import Joi from 'joi';
+
+import type { FieldDeclaration } from '../../models/resources';
+import { resources } from '../../models/resources';
+
+function isRealDate(text: string): boolean {
+
+    const [year, month = 1, day = 1] = text.split('-').map(Number);
+    const date = new Date(Date.UTC(year, month - 1, day));
+    return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const realDate = (value: string, helpers: Joi.CustomHelpers) => (isRealDate(value) ? value : helpers.error('date.real'));
+const dateMessages = { 'date.real': '{{#label}} is not a real calendar date' };
+
+const schemaByType: Record<FieldDeclaration['type'], (field: FieldDeclaration) => Joi.Schema> = {
+    string: (field) => Joi.string().max(field.max ?? 255),
+    text: (field) => Joi.string().allow('').max(field.max ?? 10000),
+    enum: (field) => Joi.string().valid(...(field.values ?? [])),
+    date: () => Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD').custom(realDate).messages(dateMessages),
+    partial_date: () => Joi.string().pattern(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'YYYY, YYYY-MM or YYYY-MM-DD').custom(realDate).messages(dateMessages),
+    integer: () => Joi.number().integer().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
+    currency: () => Joi.string().pattern(/^[A-Z]{3}$/, 'ISO 4217 code'),
+    reference: (field) => Joi.string().pattern(new RegExp(`^${resources[field.references!].idPrefix}_[0-9A-Za-z]{20}$`), `id of a ${resources[field.references!].singular}`)
+};
+
+/** The joi schema of one field's value, from its declaration. */
+export function fieldSchema(field: FieldDeclaration): Joi.Schema {
+
+    return schemaByType[field.type](field).description(field.description);
+}

@@ -1,0 +1,417 @@
+import { EventEmitter } from 'events';
+import Fs from 'fs';
+import Os from 'os';
+import Path from 'path';
+
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+
+import { projectRoot } from '../../lib/config';
+import { PolicyError } from '../../gateway/policies/data-file';
+import { loadGatewayConfig, loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
+import { PolicyStore } from '../../gateway/policies/policy-store';
+
+export const lab = Lab.script();
+const { describe, it, after, afterEach } = lab;
+
+const KNOWN_POLICIES = ['plan-gate', 'family-suspension', 'rate-limit', 'resource-scope', 'operation-scope'];
+
+const tempDirs: string[] = [];
+
+after(() => {
+
+    for (const dir of tempDirs) {
+        Fs.rmSync(dir, { recursive: true, force: true });
+    }
+});
+
+/** A temp directory holding copies of the shipped files, for one test to change. */
+function copyOfShipped(files: readonly string[] = POLICY_FILE_NAMES, from = Path.join(projectRoot, 'policies')): string {
+
+    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'family-records-policies-'));
+    tempDirs.push(dir);
+    for (const file of files) {
+        Fs.copyFileSync(Path.join(from, file), Path.join(dir, file));
+    }
+
+    return dir;
+}
+
+/** Rewrites part of a file; fails when `from` is not there, so a test never passes on an edit that did nothing. */
+function edit(dir: string, file: string, from: string, to: string): void {
+
+    const path = Path.join(dir, file);
+    const text = Fs.readFileSync(path, 'utf8');
+    expect(text).to.include(from);
+    Fs.writeFileSync(path, text.replace(from, to));
+}
+
+function loadError(dir: string): PolicyError {
+
+    return expect(() => loadPolicies(dir)).to.throw(PolicyError);
+}
+
+/** Resolves with the event's arguments; rejects after `timeoutMs` so a missing event fails the test clearly. */
+function nextEvent(emitter: EventEmitter, event: string, timeoutMs = 1500): Promise<unknown[]> {
+
+    return new Promise((resolve, reject) => {
+
+        const timer = setTimeout(() => {
+
+            emitter.removeListener(event, onEvent);
+            reject(new Error(`no '${event}' event within ${timeoutMs} ms`));
+        }, timeoutMs);
+
+        const onEvent = (...args: unknown[]) => {
+
+            clearTimeout(timer);
+            resolve(args);
+        };
+
+        emitter.once(event, onEvent);
+    });
+}
+
+/** Records what a PolicyStore logs, and emits each entry as a 'logged' event. */
+class RecordingLog extends EventEmitter {
+
+    readonly entries: { tags: string[]; message: string }[] = [];
+
+    readonly log = (tags: string[], message: string): void => {
+
+        this.entries.push({ tags, message });
+        this.emit('logged', tags, message);
+    };
+}
+
+describe('loadPolicies()', () => {
+
+    it('loads the shipped policy files', () => {
+
+        const policies = loadPolicies(Path.join(projectRoot, 'policies'));
+
+        expect([...policies.plans.keys()]).to.equal(['lite', 'family', 'max', 'lifetime']);
+        expect(policies.plans.get('lite')).to.equal({ name: 'lite', label: 'Lite', api_access: false, upgrade_to: 'family', rate_limit: 'standard' });
+        expect(policies.rateLimits.get('standard')).to.equal({ name: 'standard', per_key: { limit: 600, window_seconds: 60 }, per_family: { limit: 1200, window_seconds: 60 } });
+        expect(policies.scopes.resources).to.include(['trees', 'history']);
+        expect(policies.scopes.operations.find((operation) => operation.name === 'read')!.write).to.be.false();
+        expect(policies.scopes.operations.find((operation) => operation.name === 'delete')!.write).to.be.true();
+        expect(policies.scopes.query_operations[3]).to.equal({ parameter_prefix: 'filter[', operation: 'filter' });
+        expect(policies.scopes).to.not.include('_format_version');
+        expect(policies.loadedAt).to.be.a.date();
+    });
+
+    it('names the file, line and column of a YAML syntax error', () => {
+
+        const dir = copyOfShipped();
+        edit(dir, 'plans.yaml', 'label: Family', 'label: Family: Plus');
+
+        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: line 16, column 12: Nested mappings are not allowed in compact mappings`);
+    });
+
+    it('names the file relative to the working directory when it lies inside it', () => {
+
+        const dir = copyOfShipped();
+        edit(dir, 'plans.yaml', 'label: Family', 'label: Family: Plus');
+        const cwd = process.cwd();
+        process.chdir(Path.dirname(dir));
+        try {
+            expect(loadError(dir).message).to.startWith(`${Path.join(Path.basename(dir), 'plans.yaml')}: line 16`);
+        }
+        finally {
+            process.chdir(cwd);
+        }
+    });
+
+    it('rejects a value of the wrong type', () => {
+
+        const dir = copyOfShipped();
+        edit(dir, 'plans.yaml', 'api_access: false', 'api_access: sometimes');
+
+        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: plans[0].api_access: must be a boolean`);
+    });
+
+    it('rejects an unknown key, so a typo is not ignored', () => {
+
+        const dir = copyOfShipped();
+        edit(dir, 'plans.yaml', 'label: Max', 'lable: Max');
+
+        const error = loadError(dir);
+        expect(error.message).to.include(`${Path.join(dir, 'plans.yaml')}: plans[2].lable: is not allowed`);
+        expect(error.message).to.include(`${Path.join(dir, 'plans.yaml')}: plans[2].label: is required`);
+        expect(error.problems).to.have.length(2);
+    });
+
+    it('names a missing file', () => {
+
+        const dir = copyOfShipped();
+        Fs.rmSync(Path.join(dir, 'scopes.yaml'));
+
+        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'scopes.yaml')}: file not found`);
+    });
+
+    it('rejects a plan whose rate limit is not a preset', () => {
+
+        const dir = copyOfShipped();
+        edit(dir, 'plans.yaml', 'label: Family\n    api_access: true\n    rate_limit: standard', 'label: Family\n    api_access: true\n    rate_limit: standrd');
+
+        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: plans[1].rate_limit: "standrd" is not a preset in rate-limits.yaml`);
+    });
+
+    it('rejects an upgrade to a plan without API access', () => {
+
+        const dir = copyOfShipped();
+        edit(dir, 'plans.yaml', 'upgrade_to: family', 'upgrade_to: lite');
+
+        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: plans[0].upgrade_to: "lite" is not a plan with api_access: true`);
+    });
+
+    it('rejects a query parameter mapped to an undeclared operation', () => {
+
+        const dir = copyOfShipped();
+        edit(dir, 'scopes.yaml', 'operation: filter', 'operation: filtre');
+
+        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'scopes.yaml')}: query_operations[3].operation: "filtre" is not an operation declared in operations`);
+    });
+
+    it('rejects a write operation among the legacy key operations', () => {
+
+        const dir = copyOfShipped();
+        edit(dir, 'scopes.yaml', 'legacy_key_operations: [read, search, sort, filter]', 'legacy_key_operations: [read, create]');
+
+        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'scopes.yaml')}: legacy_key_operations[1]: "create" is not a declared read-only operation (legacy keys can never be widened to writes)`);
+    });
+
+    it('rejects a write operation among the default key operations', () => {
+
+        const dir = copyOfShipped();
+        edit(dir, 'scopes.yaml', 'default_key_operations: [read, search, sort, filter]', 'default_key_operations: [read, delete]');
+
+        expect(loadError(dir).message).to.include('default_key_operations[1]: "delete" is not a declared read-only operation');
+    });
+
+    it('rejects a name used twice in one list', () => {
+
+        const dir = copyOfShipped();
+        edit(dir, 'rate-limits.yaml', 'name: high', 'name: standard');
+
+        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'rate-limits.yaml')}: presets[1]: the name "standard" is already used earlier in this list`);
+    });
+
+    it('rejects a _format_version other than "1.0"', () => {
+
+        const dir = copyOfShipped();
+        edit(dir, 'scopes.yaml', '_format_version: "1.0"', '_format_version: 1.0');
+
+        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'scopes.yaml')}: _format_version: must be "1.0" (a quoted string), not 1`);
+    });
+
+    it('rejects a file without _format_version', () => {
+
+        const dir = copyOfShipped();
+        edit(dir, 'rate-limits.yaml', '_format_version: "1.0"', '');
+
+        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'rate-limits.yaml')}: _format_version: is required`);
+    });
+
+    describe('environment substitution', () => {
+
+        const variable = 'FAMILY_RECORDS_TEST_PER_KEY_LIMIT';
+
+        afterEach(() => {
+
+            delete process.env[variable];
+        });
+
+        it('uses the default when the variable is not set', () => {
+
+            const dir = copyOfShipped();
+            edit(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}:-700}`);
+
+            expect(loadPolicies(dir).rateLimits.get('standard')!.per_key.limit).to.equal(700);
+        });
+
+        it('uses the variable, converted to the type the schema declares', () => {
+
+            const dir = copyOfShipped();
+            edit(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}:-700}`);
+            process.env[variable] = '900';
+
+            expect(loadPolicies(dir).rateLimits.get('standard')!.per_key.limit).to.equal(900);
+        });
+
+        it('validates the substituted value', () => {
+
+            const dir = copyOfShipped();
+            edit(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}}`);
+            process.env[variable] = 'lots';
+
+            expect(loadError(dir).message).to.equal(`${Path.join(dir, 'rate-limits.yaml')}: presets[0].per_key.limit: must be a number`);
+        });
+
+        it('names a variable that is not set and has no default', () => {
+
+            const dir = copyOfShipped();
+            edit(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}}`);
+
+            expect(loadError(dir).message).to.equal(`${Path.join(dir, 'rate-limits.yaml')}: presets[0].per_key.limit: environment variable ${variable} is not set (write \${${variable}:-default} to give a default)`);
+        });
+    });
+});
+
+describe('loadGatewayConfig()', () => {
+
+    const gatewayDir = Path.join(projectRoot, 'gateway');
+
+    it('loads the shipped gateway.yaml, filling in policy defaults', () => {
+
+        const { routeGroups } = loadGatewayConfig(Path.join(gatewayDir, 'gateway.yaml'), KNOWN_POLICIES);
+
+        expect(routeGroups).to.have.length(1);
+        expect(routeGroups[0]).to.include({ name: 'family-api', paths: ['/api/v1'], auth: { scheme: 'api-key' } });
+        expect(routeGroups[0].policies.map((policy) => policy.name)).to.equal(KNOWN_POLICIES);
+        expect(routeGroups[0].policies[0]).to.equal({ name: 'plan-gate', enabled: true, config: {} });
+    });
+
+    it('rejects a policy name the gateway does not know', () => {
+
+        const dir = copyOfShipped(['gateway.yaml'], gatewayDir);
+        edit(dir, 'gateway.yaml', '- name: rate-limit', '- name: rate-limt');
+
+        expect(() => loadGatewayConfig(Path.join(dir, 'gateway.yaml'), KNOWN_POLICIES)).to.throw(PolicyError,
+            `${Path.join(dir, 'gateway.yaml')}: route_groups[0].policies[2].name: "rate-limt" is not a known policy (known: [${KNOWN_POLICIES.join(', ')}])`);
+    });
+
+    it('rejects a path that does not start with /', () => {
+
+        const dir = copyOfShipped(['gateway.yaml'], gatewayDir);
+        edit(dir, 'gateway.yaml', 'paths: [/api/v1]', 'paths: [api/v1]');
+
+        expect(() => loadGatewayConfig(Path.join(dir, 'gateway.yaml'), KNOWN_POLICIES)).to.throw(PolicyError,
+            `${Path.join(dir, 'gateway.yaml')}: route_groups[0].paths[0]: "api/v1" must start with "/"`);
+    });
+});
+
+describe('PolicyStore', () => {
+
+    const stores: PolicyStore[] = [];
+
+    const open = (dir: string, log: RecordingLog): PolicyStore => {
+
+        const store = PolicyStore.open(dir, log.log);
+        stores.push(store);
+        return store;
+    };
+
+    afterEach(() => {
+
+        stores.splice(0).forEach((store) => store.close());
+    });
+
+    it('refuses to open invalid policies', () => {
+
+        const dir = copyOfShipped();
+        edit(dir, 'plans.yaml', 'upgrade_to: family', 'upgrade_to: lite');
+
+        expect(() => PolicyStore.open(dir, () => {})).to.throw(PolicyError, /plans\[0\]\.upgrade_to/);
+    });
+
+    it('reload() swaps in valid policies and reports it', async () => {
+
+        const dir = copyOfShipped();
+        const log = new RecordingLog();
+        const store = open(dir, log);
+        const reloaded = nextEvent(store, 'reloaded');
+        edit(dir, 'plans.yaml', 'label: Family', 'label: Family Plus');
+
+        expect(store.reload()).to.be.true();
+        expect(store.current().plans.get('family')!.label).to.equal('Family Plus');
+        expect(log.entries).to.equal([{ tags: ['policy', 'info'], message: 'policies reloaded' }]);
+        const [policies] = await reloaded;
+        expect(policies).to.shallow.equal(store.current());
+    });
+
+    it('applies a good edit on disk without a restart', async () => {
+
+        const dir = copyOfShipped();
+        const store = open(dir, new RecordingLog());
+        store.watch();
+        const reloaded = nextEvent(store, 'reloaded');
+        edit(dir, 'plans.yaml', 'label: Family\n    api_access: true\n    rate_limit: standard', 'label: Family\n    api_access: true\n    rate_limit: high');
+
+        const [policies] = await reloaded;
+        expect(policies).to.shallow.equal(store.current());
+        expect(store.current().plans.get('family')!.rate_limit).to.equal('high');
+    });
+
+    it('keeps watching through editors that save by renaming a new file over the old', async () => {
+
+        const dir = copyOfShipped();
+        const store = open(dir, new RecordingLog());
+        store.watch();
+        const saveByRename = (label: string) => {
+
+            const text = Fs.readFileSync(Path.join(dir, 'plans.yaml'), 'utf8').replace(/label: Max.*/, `label: ${label}`);
+            Fs.writeFileSync(Path.join(dir, '.plans.yaml.swp'), text);
+            Fs.renameSync(Path.join(dir, '.plans.yaml.swp'), Path.join(dir, 'plans.yaml'));
+        };
+
+        for (const label of ['Max One', 'Max Two']) {
+            const reloaded = nextEvent(store, 'reloaded');
+            saveByRename(label);
+            await reloaded;
+            expect(store.current().plans.get('max')!.label).to.equal(label);
+        }
+    });
+
+    it('keeps the last good policies on an invalid edit and logs why', async () => {
+
+        const dir = copyOfShipped();
+        const log = new RecordingLog();
+        const store = open(dir, log);
+        const lastGood = store.current();
+        store.watch();
+        const logged = nextEvent(log, 'logged');
+        edit(dir, 'plans.yaml', 'label: Family\n    api_access: true\n    rate_limit: standard', 'label: Family\n    api_access: true\n    rate_limit: standrd');
+
+        const [tags, message] = await logged;
+        expect(tags).to.equal(['policy', 'error']);
+        expect(message).to.include(`${Path.join(dir, 'plans.yaml')}: plans[1].rate_limit: "standrd" is not a preset in rate-limits.yaml`);
+        expect(store.current()).to.shallow.equal(lastGood);
+        expect(store.reload()).to.be.false();
+        expect(store.current()).to.shallow.equal(lastGood);
+    });
+
+    it('reloads on SIGHUP', () => {
+
+        const dir = copyOfShipped();
+        const store = open(dir, new RecordingLog());
+        // Edited before watching, so only the signal can bring the change in.
+        edit(dir, 'plans.yaml', 'label: Lite', 'label: Lite Plus');
+        store.watch();
+
+        process.emit('SIGHUP', 'SIGHUP');
+        expect(store.current().plans.get('lite')!.label).to.equal('Lite Plus');
+    });
+
+    it('close() stops watching the files and SIGHUP', async () => {
+
+        const dir = copyOfShipped();
+        const log = new RecordingLog();
+        const sighupListeners = process.listenerCount('SIGHUP');
+        const store = open(dir, log);
+        const before = store.current();
+        store.watch();
+        expect(process.listenerCount('SIGHUP')).to.equal(sighupListeners + 1);
+        store.close();
+        expect(process.listenerCount('SIGHUP')).to.equal(sighupListeners);
+
+        edit(dir, 'plans.yaml', 'label: Lite', 'label: Lite Plus');
+        process.emit('SIGHUP', 'SIGHUP');
+        // Longer than the reload debounce: a watcher still running would have reloaded by now.
+        await new Promise((resolve) => setTimeout(resolve, 400));
+
+        expect(store.current()).to.shallow.equal(before);
+        expect(log.entries).to.equal([]);
+    });
+});

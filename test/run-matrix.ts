@@ -1,0 +1,116 @@
+/*
+ * `npm test`: runs the whole lab suite on the embedded default (SQLite, in-process
+ * stores), then again against PostgreSQL and Redis on 127.0.0.1 when they answer,
+ * in a database of its own that it drops afterwards. Ends with one line
+ * `N passed, N failed` for the whole run; exits non-zero when anything failed.
+ */
+import ChildProcess from 'child_process';
+import Crypto from 'crypto';
+import Path from 'path';
+
+import { Client } from 'pg';
+import { createClient } from 'redis';
+
+const projectRoot = Path.resolve(__dirname, '../..');
+const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface Outcome { passed: number; failed: number; skipped: number; exitCode: number }
+
+function runLab(variant: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+
+    process.stdout.write(`\n=== test variant: ${variant} ===\n`);
+    const lab = Path.join(projectRoot, 'node_modules', '.bin', 'lab');
+    const args = ['dist/test', '-r', 'console', '-l', '-m', '30000', ...process.argv.slice(2)];
+    const child = ChildProcess.spawn(lab, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+
+        output += chunk.toString();
+        process.stdout.write(chunk);
+    });
+
+    return new Promise((resolve) => {
+
+        child.on('close', (exitCode) => {
+
+            const text = output.replace(/\u001b\[[0-9;]*m/g, '');
+            const failedOf = /(\d+) of (\d+) tests? failed/.exec(text);
+            const complete = /(\d+) tests? complete/.exec(text);
+            const skipped = Number(/(\d+) skipped/.exec(text)?.[1] ?? 0);
+            const total = Number(failedOf?.[2] ?? complete?.[1] ?? 0);
+            const failed = Number(failedOf?.[1] ?? (exitCode === 0 ? 0 : 1));
+            resolve({ passed: Math.max(total - failed - skipped, 0), failed, skipped, exitCode: exitCode ?? 1 });
+        });
+    });
+}
+
+async function postgresAnswers(): Promise<boolean> {
+
+    const client = new Client({ connectionString: postgresAdminUrl, connectionTimeoutMillis: 2000 });
+    try {
+        await client.connect();
+        await client.end();
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+async function redisAnswers(): Promise<boolean> {
+
+    const client = createClient({ url: redisUrl, socket: { connectTimeout: 1000, reconnectStrategy: false } });
+    client.on('error', () => undefined);
+    try {
+        await client.connect();
+        await client.quit();
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+async function withScratchDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
+
+    const name = `fr_test_${Date.now()}_${Crypto.randomBytes(3).toString('hex')}`;
+    const admin = new Client({ connectionString: postgresAdminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    try {
+        const url = new URL(postgresAdminUrl);
+        url.pathname = `/${name}`;
+        return await work(url.toString());
+    }
+    finally {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+    }
+}
+
+async function main(): Promise<void> {
+
+    const outcomes: Outcome[] = [await runLab('sqlite (embedded default)', { TEST_VARIANT: 'sqlite', TEST_REDIS_URL: '' })];
+
+    const [postgres, redis] = await Promise.all([postgresAnswers(), redisAnswers()]);
+    if (postgres || redis) {
+        const redisEnv = redis ? { TEST_REDIS_URL: redisUrl, TEST_REDIS_PREFIX: `fr-test-${Crypto.randomBytes(4).toString('hex')}:` } : { TEST_REDIS_URL: '' };
+        const variant = [postgres && 'postgresql', redis && 'redis'].filter(Boolean).join(' + ');
+        outcomes.push(postgres ?
+            await withScratchDatabase((url) => runLab(variant, { TEST_VARIANT: 'postgres', TEST_DATABASE_URL: url, ...redisEnv })) :
+            await runLab(variant, { TEST_VARIANT: 'sqlite', ...redisEnv }));
+    }
+    else {
+        process.stdout.write('\nPostgreSQL and Redis do not answer on 127.0.0.1: ran the SQLite variant only.\n');
+    }
+
+    const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
+    const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
+    const skipped = outcomes.reduce((sum, outcome) => sum + outcome.skipped, 0);
+    process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+    process.exitCode = failed > 0 || outcomes.some((outcome) => outcome.exitCode !== 0) ? 1 : 0;
+}
+
+void main();
