@@ -1,0 +1,63 @@
+import Fs from 'fs';
+import Path from 'path';
+
+import Hapi, { type Server } from '@hapi/hapi';
+import YAML from 'yaml';
+
+import { configFromEnvironment } from '../../lib/config';
+import { deployment } from '../../lib/deployment';
+import { consoleLog } from '../../lib/logger';
+import { copyPolicies, scratchDirectory } from '../../test/helpers/server';
+
+/** What every baseline and no-op route answers. */
+export const noopBody = { ok: true };
+
+/** The baseline: hapi with one route and nothing else, listening on 127.0.0.1. */
+export async function bareServer(): Promise<Server> {
+
+    const server = Hapi.server({ port: 0, host: '127.0.0.1' });
+    server.route({ method: 'GET', path: '/bare-noop', handler: () => noopBody });
+    await server.start();
+    return server;
+}
+
+/**
+ * A copy of the shipped policies whose every rate limit is far beyond what a run can send,
+ * so the rate-limit policy does all its work but never answers 429.
+ */
+function policiesWithoutLimits(): string {
+
+    const directory = copyPolicies();
+    const file = Path.join(directory, 'rate-limits.yaml');
+    const document = YAML.parse(Fs.readFileSync(file, 'utf8'));
+    for (const preset of document.presets) {
+        preset.per_key.limit = 1_000_000_000;
+        preset.per_family.limit = 1_000_000_000;
+    }
+
+    Fs.writeFileSync(file, YAML.stringify(document));
+    return directory;
+}
+
+/**
+ * The whole service as `npm start` builds it (the embedded default unless `env` says otherwise),
+ * listening on a free port of 127.0.0.1. `extraRoutes` are added after the deployment has initialised
+ * (hapi allows that), so the start-up check of route groups does not see them: the caller checks
+ * over HTTP that they sit behind the gateway.
+ */
+export async function benchDeployment(options: { env?: Record<string, string>; extraRoutes?: Hapi.ServerRoute[] } = {}): Promise<Server> {
+
+    const config = configFromEnvironment({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: scratchDirectory(),
+        POLICIES_DIR: policiesWithoutLimits(),
+        WATCH_POLICIES: 'false',
+        ...options.env
+    });
+
+    const server = await deployment({ config, log: consoleLog(true) });
+    server.route(options.extraRoutes ?? []);
+    await server.start();
+    return server;
+}

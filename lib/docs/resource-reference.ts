@@ -1,0 +1,43 @@
+import { isWritable, resourceNames, resources, systemFields, type FieldDeclaration } from '../../models/resources';
+
+const typeTexts: Record<FieldDeclaration['type'], (field: FieldDeclaration) => string> = {
+    string: (field) => `string (≤ ${field.max ?? 255})`,
+    text: (field) => `text (≤ ${field.max ?? 10000})`,
+    enum: (field) => `one of ${(field.values ?? []).map((value) => `\`${value}\``).join(', ')}`,
+    date: () => 'date YYYY-MM-DD',
+    partial_date: () => 'partial date: YYYY, YYYY-MM or YYYY-MM-DD',
+    integer: () => 'integer',
+    currency: () => 'ISO 4217 currency code',
+    reference: (field) => `id of a ${resources[field.references!].singular}`
+};
+
+const tick = (value: boolean | undefined) => (value ? '✓' : '');
+
+/** docs/resources.md: the field reference of every resource, rendered from the declarations. */
+export function renderResourceReference(): string {
+
+    const lines = [
+        '# Resource fields',
+        '',
+        'Generated from `models/resources/*.ts` by `npm run docs`; a test fails when it is out of date.',
+        '',
+        'Every record also carries ' + Object.entries(systemFields).map(([name, field]) => `\`${name}\` (${field.description.replace(/\.$/, '')})`).join(', ') + '.',
+        'Create bodies take the writable fields (required ones must be present, unknown fields are refused);',
+        'PATCH bodies take any writable fields (at least one; `null` clears an optional field).',
+        ''
+    ];
+
+    for (const name of resourceNames) {
+        const resource = resources[name];
+        lines.push(`## ${name}`, '', resource.description, '', `Ids look like \`${resource.idPrefix}_…\`. ${resource.creatable ? '' : 'No create route yet (file uploads arrive with the files capability).'}`.trim(), '');
+        lines.push('| field | type | required on create | writable | search | sort | filter | meaning |', '|---|---|---|---|---|---|---|---|');
+        for (const [fieldName, field] of Object.entries(resource.fields)) {
+            const meaning = field.default !== undefined ? `${field.description} Default \`${field.default}\`.` : field.description;
+            lines.push(`| \`${fieldName}\` | ${typeTexts[field.type](field)} | ${tick(field.required)} | ${tick(isWritable(field))} | ${tick(field.searchable)} | ${tick(field.sortable)} | ${tick(field.filterable)} | ${meaning} |`);
+        }
+
+        lines.push('');
+    }
+
+    return lines.join('\n');
+}
