@@ -14,7 +14,7 @@ export async function findFamily(context: AccountsContext, id: string): Promise<
     return family;
 }
 
-export function createFamily(context: AccountsContext, input: { name: string; plan: string }): Promise<Family> {
+export async function createFamily(context: AccountsContext, input: { name: string; plan: string }): Promise<Family> {
 
     const name = input.name.trim();
     if (!name || name.length > 200) {

@@ -1,0 +1,30 @@
+import { disableApi, enableApi } from '../accounts/families';
+import { resourceNames } from '../../models/resources';
+import { command, commandGroup, commaList } from './command';
+import { printFamily } from './family';
+import { jsonOption } from './output';
+import { withServices } from './services';
+
+export const apiCommands = commandGroup('api', {
+    enable: command({
+        usage: 'api enable --family ID --resources a,b [--json]',
+        description: `Turns API access on, exposing these resources to the family's keys\n(${resourceNames.join(', ')}). The plan must include API access: Lite does not.`,
+        options: { family: { type: 'string' }, resources: { type: 'string' }, ...jsonOption },
+        required: ['family', 'resources'],
+        async run({ values }) {
+
+            const family = await withServices(({ accounts }) => enableApi(accounts, values.family, commaList(values.resources)));
+            printFamily(values.json, 'Enabled the API of', family);
+        }
+    }),
+    disable: command({
+        usage: 'api disable --family ID [--json]',
+        description: 'Turns API access off: every key of the family is refused from its next request.',
+        options: { family: { type: 'string' }, ...jsonOption },
+        required: ['family'],
+        async run({ values }) {
+
+            printFamily(values.json, 'Disabled the API of', await withServices(({ accounts }) => disableApi(accounts, values.family)));
+        }
+    })
+});

@@ -1,0 +1,38 @@
+import { seedDemoFamily, type DemoFamily } from '../demo';
+import { command } from './command';
+import { jsonOption, printResult } from './output';
+import { withServices } from './services';
+
+/** How to try the demo family: what `demo` and a first `serve` print. */
+export function demoInstructions(demo: DemoFamily, baseUrl: string): string[] {
+
+    const bearer = `-H "Authorization: Bearer ${demo.key}"`;
+    return [
+        `Demo family "${demo.family.name}" (${demo.family.family_long_id}) on the ${demo.family.plan} plan, API on for ${demo.family.api_resources.join(', ')}.`,
+        `  API key ${demo.keyId}, every operation (shown once, store it now):`,
+        `    ${demo.key}`,
+        `  Manager sign-in (shown once): ${demo.manager.email} / ${demo.manager.password}`,
+        '  Try it:',
+        `    curl ${bearer} "${baseUrl}/api/v1/persons?sort=birth_date"`,
+        `    curl ${bearer} -H "Content-Type: application/json" -d '{"title":"Family dinner","type":"reunion","date":"2026-12-24"}' ${baseUrl}/api/v1/events`
+    ];
+}
+
+export const demoCommand = command({
+    usage: 'demo [--json]',
+    description: 'Seeds a new demo family (a Family-plan family with sample records in every resource,\na manager user and an API key with every operation) and prints how to use it.',
+    options: jsonOption,
+    async run({ values }) {
+
+        const { demo, baseUrl } = await withServices(async (services) => ({ demo: await seedDemoFamily(services), baseUrl: services.config.publicBaseUrl }));
+        printResult(values.json, {
+            family_long_id: demo.family.family_long_id,
+            name: demo.family.name,
+            plan: demo.family.plan,
+            key: demo.key,
+            key_id: demo.keyId,
+            manager_email: demo.manager.email,
+            manager_password: demo.manager.password
+        }, () => demoInstructions(demo, baseUrl));
+    }
+});

@@ -1,0 +1,36 @@
+import { PolicyError } from '../../gateway/policies/data-file';
+import { ServiceError } from '../errors';
+
+/** A failure the CLI explains in its own words; `exitCode` 2 means the command line was wrong. */
+export class CliError extends Error {
+    constructor(message: string, readonly exitCode = 1) {
+
+        super(message);
+        this.name = 'CliError';
+    }
+}
+
+/** The command line itself is wrong: names the usage of the command to help fix it. */
+export class UsageError extends CliError {
+    constructor(problem: string, usage: string) {
+
+        super(`${problem} (usage: family-records ${usage})`, 2);
+        this.name = 'UsageError';
+    }
+}
+
+const unexpectedHint = 'check the configuration (DATABASE_URL, REDIS_URL, DATA_DIR…: family-records --help) and that the database is reachable';
+
+/** Prints the error on stderr, one line where possible, and returns the exit code. */
+export function reportError(error: unknown): number {
+
+    // Failures that explain themselves: a broken rule, a bad command line, an invalid policy file.
+    if (error instanceof CliError || error instanceof ServiceError || error instanceof PolicyError) {
+        process.stderr.write(`error: ${error.message}\n`);
+        return error instanceof CliError ? error.exitCode : 1;
+    }
+
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`error: ${message} (unexpected: ${unexpectedHint})\n`);
+    return 1;
+}

@@ -1,0 +1,61 @@
+import { createApiKey, revokeApiKey } from '../accounts/api-keys';
+import { command, commandGroup, commaList } from './command';
+import { jsonOption, listed, printResult } from './output';
+import { withServices } from './services';
+
+const legacyNote = `--legacy marks a key imported from before write scopes were offered: it keeps
+read, search, sort and filter only, forever; asking for a write operation with it
+is an error, and the key can never be widened later (create a new key instead).
+--operations defaults to policies/scopes.yaml default_key_operations (read-only as
+shipped): write operations (create, update, delete) always need an explicit grant.`;
+
+export const keyCommands = commandGroup('key', {
+    create: command({
+        usage: 'key create --family ID --name NAME --resources a,b [--operations read,create] [--legacy] [--json]',
+        description: 'Creates an API key for the family and prints it: the only time the key is shown.\nResources must be among those the family exposes (api enable).',
+        options: { family: { type: 'string' }, name: { type: 'string' }, resources: { type: 'string' }, operations: { type: 'string' }, legacy: { type: 'boolean' }, ...jsonOption },
+        required: ['family', 'name', 'resources'],
+        async run({ values }) {
+
+            const { key, apiKey } = await withServices(({ accounts }) => createApiKey(accounts, {
+                familyLongId: values.family,
+                name: values.name,
+                resources: commaList(values.resources),
+                operations: values.operations === undefined ? undefined : commaList(values.operations),
+                predatesWriteScopes: values.legacy,
+                createdBy: 'cli'
+            }));
+
+            printResult(values.json, {
+                key,
+                id: apiKey.id,
+                family_long_id: apiKey.family_long_id,
+                name: apiKey.name,
+                display_prefix: apiKey.display_prefix,
+                last_four: apiKey.last_four,
+                resources: apiKey.resource_scopes,
+                operations: apiKey.operation_scopes,
+                predates_write_scopes: apiKey.predates_write_scopes
+            }, () => [
+                `Created API key ${apiKey.id} "${apiKey.name}" for family ${apiKey.family_long_id}`,
+                `  resources:  ${listed(apiKey.resource_scopes)}`,
+                `  operations: ${listed(apiKey.operation_scopes)}${apiKey.predates_write_scopes ? ' (predates write scopes: read-only forever)' : ''}`,
+                `  key:        ${key}`,
+                '  The key is shown only this once: store it now.'
+            ]);
+        }
+    }),
+    revoke: command({
+        usage: 'key revoke ID [--json]',
+        description: 'Revokes a key for good: running servers refuse it from the next request on.',
+        options: jsonOption,
+        positionals: ['ID'],
+        async run({ values, positionals: [id] }) {
+
+            const apiKey = await withServices(({ accounts }) => revokeApiKey(accounts, id, 'cli'));
+            printResult(values.json, { id: apiKey.id, family_long_id: apiKey.family_long_id, name: apiKey.name, revoked_at: apiKey.revoked_at }, () => [
+                `Revoked API key ${apiKey.id} "${apiKey.name}" of family ${apiKey.family_long_id}`
+            ]);
+        }
+    })
+}, legacyNote);

@@ -1,0 +1,63 @@
+import type { Server } from '@hapi/hapi';
+
+import { seedDemoFamily } from '../demo';
+import { deployment } from '../deployment';
+import { command } from './command';
+import { demoInstructions } from './demo';
+
+const stopTimeoutMilliseconds = 10_000;
+
+/** The first SIGINT or SIGTERM stops gracefully (requests in flight get 10 s); a second one ends the process at once. */
+function stopOnSignals(server: Server): void {
+
+    const log = server.app.services.log;
+    const onSignal = async (signal: NodeJS.Signals) => {
+
+        process.removeListener('SIGINT', onSignal);
+        process.removeListener('SIGTERM', onSignal);
+        log(['server', 'info'], `${signal}: stopping`);
+        try {
+            await server.stop({ timeout: stopTimeoutMilliseconds });
+            process.exit(0);
+        }
+        catch (error) {
+            log(['server', 'error'], `stopping failed: ${(error as Error).stack}`);
+            process.exit(1);
+        }
+    };
+
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+}
+
+/** On an empty database (a first `npm start`), a demo family to try the API with at once. */
+async function seedDemoWhenEmpty(server: Server): Promise<void> {
+
+    const services = server.app.services;
+    if (await services.models.Family.count() > 0) {
+        return;
+    }
+
+    const demo = await seedDemoFamily(services);
+    process.stdout.write(['The database was empty: seeded a demo family.', ...demoInstructions(demo, server.info.uri), ''].join('\n') + '\n');
+}
+
+export const serveCommand = command({
+    usage: 'serve',
+    description: 'Starts the HTTP server (what npm start runs). On an empty database it first seeds a\ndemo family and prints how to use it. SIGINT/SIGTERM stop it gracefully.',
+    options: {},
+    async run() {
+
+        const server = await deployment({ start: true });
+        stopOnSignals(server);
+        try {
+            await seedDemoWhenEmpty(server);
+        }
+        catch (error) {
+            await server.stop();
+            throw error;
+        }
+
+        process.stdout.write(`Family Records API listening on ${server.info.uri}\n`);
+    }
+});

@@ -1,0 +1,22 @@
+import { configFromEnvironment } from '../config';
+import { deployment } from '../deployment';
+import { consoleLog } from '../logger';
+import type { Services } from '../services';
+
+/**
+ * Runs a command's work against the deployment the environment describes, without
+ * listening: same database, Redis and policies as the running servers, so what the
+ * command changes (a revoked key, a suspension) reaches them on their next request.
+ */
+export async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
+
+    // A one-shot command needs no policy reloads; only errors are logged, on stderr.
+    const config = configFromEnvironment(process.env, { watchPolicies: false });
+    const server = await deployment({ config, log: consoleLog(true) });
+    try {
+        return await work(server.app.services);
+    }
+    finally {
+        await server.stop();
+    }
+}

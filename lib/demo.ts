@@ -1,0 +1,114 @@
+import Crypto from 'crypto';
+
+import type { Family } from '../models/family';
+import { resourceNames, resources, type ResourceName } from '../models/resources';
+import { createRecord, updateRecord, type WriteContext } from '../plugins/records/writes';
+import { createApiKey } from './accounts/api-keys';
+import { createFamily, enableApi } from './accounts/families';
+import { createUser } from './accounts/users';
+import { randomBase62 } from './ids';
+import type { Services } from './services';
+
+/*
+ * The demo family: three generations of two families joined by a marriage, with
+ * something in every resource, so a first request with the demo key shows real data.
+ */
+
+// In creation order: parents before their children. `spouse` names an earlier person; the link is made both ways.
+const demoPersons = {
+    hans: { first_name: 'Hans', last_name: 'Müller', gender: 'male', birth_date: '1931-04-12', birth_place: 'Köln', death_date: '2008-11-03', death_place: 'Köln' },
+    greta: { first_name: 'Greta', last_name: 'Müller', birth_name: 'Schäfer', gender: 'female', birth_date: '1934-07-22', birth_place: 'Düsseldorf', death_date: '2015-02', death_place: 'Bonn', spouse: 'hans' },
+    jose: { first_name: 'José', last_name: 'Álvarez', gender: 'male', birth_date: '1929', birth_place: 'Sevilla', death_date: '1999-09-30', death_place: 'Madrid' },
+    carmen: { first_name: 'Carmen', last_name: 'Álvarez', birth_name: 'Núñez', gender: 'female', birth_date: '1933-03-08', birth_place: 'Córdoba', spouse: 'jose' },
+    klaus: { first_name: 'Klaus', last_name: 'Müller', gender: 'male', birth_date: '1958-06-15', birth_place: 'Köln', parents: ['hans', 'greta'], notes: 'Ran the family bakery until 2010.' },
+    maria: { first_name: 'María', last_name: 'Müller', birth_name: 'Álvarez', gender: 'female', birth_date: '1961-12-01', birth_place: 'Madrid', parents: ['jose', 'carmen'], spouse: 'klaus' },
+    zoe: { first_name: 'Zoë', last_name: 'Müller', gender: 'female', birth_date: '1988-02-29', birth_place: 'Köln', parents: ['klaus', 'maria'] },
+    mateo: { first_name: 'Mateo', last_name: 'Müller', gender: 'male', birth_date: '1991-10-07', birth_place: 'Berlin', parents: ['klaus', 'maria'] }
+} as const;
+
+type PersonHandle = keyof typeof demoPersons;
+type DemoPerson = Record<string, unknown> & { readonly parents?: readonly [PersonHandle, PersonHandle]; readonly spouse?: PersonHandle };
+/** A sample record; `person` names the demo person it concerns. */
+type DemoRecord = Record<string, string | number> & { person?: PersonHandle };
+
+const demoRecords: Record<Exclude<ResourceName, 'trees' | 'persons'>, DemoRecord[]> = {
+    events: [
+        { title: 'Birth of Zoë', type: 'birth', date: '1988-02-29', place: 'Köln', person: 'zoe' },
+        { title: 'Birth of Mateo', type: 'birth', date: '1991-10-07', place: 'Berlin', person: 'mateo' },
+        { title: 'Marriage of Klaus and María', type: 'marriage', date: '1985-05-18', place: 'Köln, St. Aposteln', person: 'klaus', description: 'The Álvarez family travelled from Madrid for the wedding.' },
+        { title: 'Death of José Álvarez', type: 'death', date: '1999-09-30', place: 'Madrid', person: 'jose' }
+    ],
+    projects: [
+        { title: 'Digitise the Müller photo albums', status: 'active', owner: 'Zoë Müller', due_on: '2026-06-30', description: 'Scan the six albums from the attic, 1950–1990.' },
+        { title: 'Family reunion in Sevilla', status: 'planned', owner: 'Mateo Müller', due_on: '2026-08-15' }
+    ],
+    finances: [
+        { description: 'Archive fees, Stadtarchiv Köln', kind: 'expense', amount_minor: 4500, currency: 'EUR', category: 'research', occurred_on: '2025-03-14' },
+        { description: 'Photo scanning service', kind: 'expense', amount_minor: 12990, currency: 'EUR', category: 'digitisation', occurred_on: '2025-04-02' },
+        { description: 'Reunion contributions', kind: 'income', amount_minor: 60000, currency: 'EUR', category: 'reunion', occurred_on: '2025-05-20', notes: 'Six households, 100.00 EUR each.' }
+    ],
+    // Metadata only: uploads arrive with the files capability.
+    gallery: [
+        { title: 'Hans and Greta\'s wedding', taken_on: '1956-09', place: 'Köln', person: 'hans', original_name: 'hochzeit-1956.jpg', media_type: 'image/jpeg', size_bytes: 2483117 },
+        { title: 'The Álvarez family in Sevilla', taken_on: '1965', place: 'Sevilla', person: 'carmen', original_name: 'sevilla-1965.jpg', media_type: 'image/jpeg', size_bytes: 1876342 }
+    ],
+    documents: [
+        { title: 'Birth certificate of Zoë Müller', category: 'certificate', document_date: '1988-03-02', person: 'zoe', original_name: 'geburtsurkunde-zoe.pdf', media_type: 'application/pdf', size_bytes: 184220 },
+        { title: 'Letter from José to Carmen', category: 'letter', document_date: '1952-06', person: 'jose', original_name: 'carta-1952.pdf', media_type: 'application/pdf', size_bytes: 96512 }
+    ],
+    history: [
+        { title: 'The bakery on the Severinstraße', period: '1960s', occurred_on: '1962', place: 'Köln', person: 'hans', body: 'Hans opened the bakery in 1962; Greta kept the books and Klaus grew up in the flat above it.' },
+        { title: 'From Madrid to Köln', period: '1980s', occurred_on: '1984', place: 'Köln', person: 'maria', body: 'María came to Köln to study German in 1984 and met Klaus at the bakery counter.' }
+    ]
+};
+
+export interface DemoFamily {
+    family: Family;
+    /** The API key in full: shown once. */
+    key: string;
+    keyId: string;
+    /** A manager who can sign in to the hosted site; the password is shown once. */
+    manager: { email: string; password: string };
+}
+
+/** Creates a new demo family with the API on for every resource, a manager, a key with every operation and sample records. */
+export async function seedDemoFamily(services: Services): Promise<DemoFamily> {
+
+    const { accounts } = services;
+    const created = await createFamily(accounts, { name: 'The Demo Family', plan: 'family' });
+    const family = await enableApi(accounts, created.family_long_id, resourceNames);
+
+    const manager = { email: `demo-manager-${Crypto.randomBytes(4).toString('hex')}@example.com`, password: randomBase62(16) };
+    const user = await createUser(accounts, { ...manager, familyLongId: family.family_long_id, role: 'manager' });
+    const { key, apiKey } = await createApiKey(accounts, {
+        familyLongId: family.family_long_id,
+        name: 'Demo key',
+        resources: resourceNames,
+        operations: accounts.policies().scopes.operations.map((operation) => operation.name),
+        createdBy: user.id
+    });
+
+    // Trusted seeding: createRecord writes each record with its change event, even where the API has no create route.
+    const context: WriteContext = { models: services.models, transaction: services.transaction, familyLongId: family.family_long_id };
+    const tree = await createRecord(context, resources.trees, { name: 'Müller–Álvarez', description: 'The Müllers of Köln and the Álvarez family of Sevilla and Madrid, joined in 1985.' });
+    const personIds = {} as Record<PersonHandle, string>;
+    for (const [handle, person] of Object.entries(demoPersons) as [PersonHandle, DemoPerson][]) {
+        const { parents, spouse, ...values } = person;
+        const links = {
+            ...(parents ? { parent_1_id: personIds[parents[0]], parent_2_id: personIds[parents[1]] } : {}),
+            ...(spouse ? { spouse_id: personIds[spouse] } : {})
+        };
+        personIds[handle] = (await createRecord(context, resources.persons, { ...values, ...links, tree_id: tree.id })).id;
+        if (spouse) {
+            await updateRecord(context, resources.persons, personIds[spouse], { spouse_id: personIds[handle] });
+        }
+    }
+
+    for (const [name, records] of Object.entries(demoRecords)) {
+        for (const { person, ...values } of records) {
+            await createRecord(context, resources[name as ResourceName], person ? { ...values, person_id: personIds[person] } : values);
+        }
+    }
+
+    return { family, key, keyId: apiKey.id, manager };
+}

@@ -1,0 +1,231 @@
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+import type { Server } from '@hapi/hapi';
+
+import { familyWithKey, testServer } from './helpers/server';
+import { cliEnvironment, cliEnvironmentOf, runCli, runCliJson } from './cli/run';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+describe('family-records CLI', () => {
+
+    let server: Server;
+    let env: NodeJS.ProcessEnv;
+
+    before(async () => {
+
+        server = await testServer();
+        env = cliEnvironmentOf(server);
+    });
+
+    after(() => server.stop());
+
+    const listPersons = (key: string) => server.inject({ method: 'GET', url: '/api/v1/persons', headers: { authorization: `Bearer ${key}` } });
+
+    it('walks an operator from a new family to a key, and its revocation reaches the running server', async () => {
+
+        const family = await runCliJson(['family', 'create', '--name', 'The Walkthroughs', '--plan', 'family'], env);
+        await runCliJson(['api', 'enable', '--family', family.family_long_id, '--resources', 'persons,trees'], env);
+        const key = await runCliJson(['key', 'create', '--family', family.family_long_id, '--name', 'Genealogy sync', '--resources', 'persons', '--operations', 'read,search'], env);
+
+        expect(key.key).to.match(/^frk_/);
+        expect(key.key.startsWith(key.display_prefix)).to.be.true();
+        expect(key.resources).to.equal(['persons']);
+        expect(key.operations).to.equal(['read', 'search']);
+
+        const before = await listPersons(key.key);
+        expect(before.statusCode).to.equal(200);
+
+        const revoked = await runCliJson(['key', 'revoke', key.id], env);
+        expect(revoked.id).to.equal(key.id);
+        expect(revoked.revoked_at).to.be.a.string();
+
+        const after = await listPersons(key.key);
+        expect(after.statusCode).to.equal(401);
+        expect(after.result).to.include({ code: 'invalid_key' });
+    });
+
+    it('prints exactly one JSON object with --json', async () => {
+
+        const outcome = await runCli(['family', 'create', '--name', 'Zoë\'s family', '--plan', 'max', '--json'], env);
+
+        expect(outcome.exitCode).to.equal(0);
+        expect(outcome.stdout.trim()).to.startWith('{');
+        expect(outcome.stdout.trim()).to.endWith('}');
+        const printed = JSON.parse(outcome.stdout);
+        expect(printed).to.include({ name: 'Zoë\'s family', plan: 'max', api_enabled: false });
+        expect(printed.family_long_id).to.match(/^fam_/);
+    });
+
+    it('prints people-readable lines without --json', async () => {
+
+        const outcome = await runCli(['family', 'create', '--name', 'The Readers', '--plan', 'family'], env);
+
+        expect(outcome.exitCode).to.equal(0);
+        expect(outcome.stdout).to.match(/^Created family fam_\w+ "The Readers"\n/);
+    });
+
+    it('suspends a family: its keys get 403 family_suspended on the running server until unsuspended', async () => {
+
+        const family = await familyWithKey(server);
+        expect((await family.inject('GET', '/api/v1/persons')).statusCode).to.equal(200);
+
+        const suspended = await runCliJson(['family', 'suspend', family.familyLongId], env);
+        expect(suspended).to.include({ api_suspended: true, api_suspension_reason: 'Suspended by an operator' });
+        const refused = await family.inject('GET', '/api/v1/persons');
+        expect(refused.statusCode).to.equal(403);
+        expect(refused.result).to.include({ code: 'family_suspended' });
+
+        await runCliJson(['family', 'unsuspend', family.familyLongId], env);
+        expect((await family.inject('GET', '/api/v1/persons')).statusCode).to.equal(200);
+    });
+
+    it('changes a family\'s plan and disables its API', async () => {
+
+        const family = await familyWithKey(server);
+
+        expect(await runCliJson(['family', 'plan', family.familyLongId, '--plan', 'lite'], env)).to.include({ plan: 'lite' });
+        expect((await family.inject('GET', '/api/v1/persons')).result).to.include({ code: 'plan_not_eligible' });
+
+        await runCliJson(['family', 'plan', family.familyLongId, '--plan', 'lifetime'], env);
+        expect(await runCliJson(['api', 'disable', '--family', family.familyLongId], env)).to.include({ api_enabled: false });
+        expect((await family.inject('GET', '/api/v1/persons')).result).to.include({ code: 'api_not_enabled' });
+    });
+
+    it('refuses to enable the API of a Lite family, on stderr with nothing on stdout', async () => {
+
+        const family = await runCliJson(['family', 'create', '--name', 'The Lites', '--plan', 'lite'], env);
+        const outcome = await runCli(['api', 'enable', '--family', family.family_long_id, '--resources', 'persons', '--json'], env);
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stdout).to.equal('');
+        expect(outcome.stderr).to.equal('error: The Lite plan does not include API access; upgrade to Family.\n');
+    });
+
+    it('creates users and refuses a second one with the same email', async () => {
+
+        const family = await familyWithKey(server);
+        const email = `Manager-${family.familyLongId}@example.com`;
+        const user = await runCliJson(['user', 'create', '--email', email, '--password', 'correct horse battery', '--family', family.familyLongId, '--role', 'manager'], env);
+        expect(user).to.include({ email: email.toLowerCase(), family_long_id: family.familyLongId, role: 'manager' });
+
+        const again = await runCli(['user', 'create', '--email', email.toLowerCase(), '--password', 'another long one', '--family', family.familyLongId, '--role', 'member'], env);
+        expect(again.exitCode).to.equal(1);
+        expect(again.stdout).to.equal('');
+        expect(again.stderr).to.include('exists already');
+    });
+
+    it('creates a super-admin without a family', async () => {
+
+        const admin = await runCliJson(['user', 'create', '--email', `admin-${Date.now()}@example.com`, '--password', 'operators only!', '--role', 'super-admin'], env);
+
+        expect(admin).to.include({ family_long_id: null, role: 'super-admin' });
+    });
+
+    it('refuses write operations for a key that predates write scopes', async () => {
+
+        const family = await familyWithKey(server);
+        const outcome = await runCli(['key', 'create', '--family', family.familyLongId, '--name', 'Imported', '--resources', 'persons', '--legacy', '--operations', 'read,create'], env);
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stdout).to.equal('');
+        expect(outcome.stderr).to.include('predates write scopes and can never gain create');
+
+        const legacy = await runCliJson(['key', 'create', '--family', family.familyLongId, '--name', 'Imported', '--resources', 'persons', '--legacy'], env);
+        expect(legacy).to.include({ predates_write_scopes: true, operations: ['read', 'search', 'sort', 'filter'] });
+    });
+
+    it('answers an unknown id with not found', async () => {
+
+        const outcome = await runCli(['key', 'revoke', 'key_doesNotExist'], env);
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stderr).to.equal('error: No API key key_doesNotExist.\n');
+    });
+
+    describe('command line', () => {
+
+        // Usage errors are found before any configuration is read: no database needed.
+        const bare = cliEnvironment({});
+
+        it('rejects an unknown flag as a usage error', async () => {
+
+            const outcome = await runCli(['family', 'create', '--name', 'X', '--plan', 'family', '--colour', 'red'], bare);
+
+            expect(outcome.exitCode).to.equal(2);
+            expect(outcome.stdout).to.equal('');
+            expect(outcome.stderr).to.include('Unknown option \'--colour\'');
+            expect(outcome.stderr).to.include('usage: family-records family create --name NAME --plan');
+        });
+
+        it('rejects a missing flag, a missing id and an extra argument as usage errors', async () => {
+
+            const missingFlag = await runCli(['key', 'create', '--family', 'fam_x', '--name', 'n'], bare);
+            expect(missingFlag.exitCode).to.equal(2);
+            expect(missingFlag.stderr).to.startWith('error: missing --resources');
+
+            const missingId = await runCli(['key', 'revoke'], bare);
+            expect(missingId.exitCode).to.equal(2);
+            expect(missingId.stderr).to.startWith('error: missing ID');
+
+            const extra = await runCli(['family', 'unsuspend', 'fam_a', 'fam_b'], bare);
+            expect(extra.exitCode).to.equal(2);
+            expect(extra.stderr).to.startWith('error: unexpected argument "fam_b"');
+        });
+
+        it('rejects an unknown command, and no command at all', async () => {
+
+            for (const args of [['frobnicate'], ['family', 'delete', 'fam_x'], []]) {
+                const outcome = await runCli(args, bare);
+                expect(outcome.exitCode).to.equal(2);
+                expect(outcome.stdout).to.equal('');
+                expect(outcome.stderr).to.startWith('error: ');
+            }
+        });
+
+        it('says webhooks are not there yet', async () => {
+
+            const outcome = await runCli(['webhook', 'create', '--family', 'fam_x', '--url', 'https://example.com/hook', '--resources', 'persons'], bare);
+
+            expect(outcome.exitCode).to.equal(2);
+            expect(outcome.stdout).to.equal('');
+            expect(outcome.stderr).to.include('arrives with the webhooks capability');
+        });
+
+        it('lists every command and the environment in --help', async () => {
+
+            const outcome = await runCli(['--help'], bare);
+
+            expect(outcome.exitCode).to.equal(0);
+            for (const text of ['serve', 'migrate', 'demo', 'family create', 'family suspend', 'user create', 'api enable', 'key create', 'key revoke', 'webhook create', 'policy check']) {
+                expect(outcome.stdout).to.include(`  ${text}`);
+            }
+
+            for (const variable of ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'POLICIES_DIR', 'GATEWAY_CONFIG', 'PUBLIC_BASE_URL', 'DATA_DIR', 'SECRET_KEY', 'REDIS_PREFIX']) {
+                expect(outcome.stdout).to.include(variable);
+            }
+        });
+
+        it('explains a command group with <group> --help and help <group>', async () => {
+
+            const flag = await runCli(['key', '--help'], bare);
+            expect(flag.exitCode).to.equal(0);
+            expect(flag.stdout).to.include('--legacy marks a key imported from before write scopes');
+
+            const word = await runCli(['help', 'key'], bare);
+            expect(word.stdout).to.equal(flag.stdout);
+        });
+    });
+
+    describe('migrate', () => {
+
+        it('brings the database up to date', async () => {
+
+            const outcome = await runCli(['migrate'], env);
+
+            expect(outcome.exitCode).to.equal(0);
+            expect(outcome.stdout).to.startWith('Database is up to date: ');
+        });
+    });
+});

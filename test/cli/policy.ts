@@ -1,0 +1,56 @@
+import Fs from 'fs';
+import Path from 'path';
+
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+
+import { projectRoot } from '../../lib/config';
+import { copyPolicies } from '../helpers/server';
+import { cliEnvironment, runCli } from './run';
+
+export const lab = Lab.script();
+const { describe, it } = lab;
+
+describe('family-records policy check', () => {
+
+    // No DATA_DIR nor DATABASE_URL on purpose: the check never touches a database.
+
+    it('accepts the shipped policies and gateway config', async () => {
+
+        const outcome = await runCli(['policy', 'check'], cliEnvironment({}));
+
+        expect(outcome.exitCode).to.equal(0);
+        expect(outcome.stdout).to.include(`policies OK: ${Path.join(projectRoot, 'policies')} (plans: lite, family, max, lifetime)`);
+        expect(outcome.stdout).to.include(`gateway OK: ${Path.join(projectRoot, 'gateway', 'gateway.yaml')}`);
+        expect(outcome.stderr).to.equal('');
+    });
+
+    it('fails naming the file and path of a broken policy', async () => {
+
+        const policiesDir = copyPolicies();
+        const plans = Path.join(policiesDir, 'plans.yaml');
+        const text = Fs.readFileSync(plans, 'utf8');
+        expect(text).to.include('rate_limit: high');
+        Fs.writeFileSync(plans, text.replace('rate_limit: high', 'rate_limit: turbo'));
+
+        const outcome = await runCli(['policy', 'check'], cliEnvironment({ POLICIES_DIR: policiesDir }));
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stdout).to.equal('');
+        expect(outcome.stderr).to.startWith(`error: ${plans}: plans[2].rate_limit: `);
+    });
+
+    it('fails on a gateway config naming an unknown policy', async () => {
+
+        const gatewayConfig = Path.join(copyPolicies(), 'gateway.yaml');
+        const text = Fs.readFileSync(Path.join(projectRoot, 'gateway', 'gateway.yaml'), 'utf8');
+        expect(text).to.include('name: rate-limit');
+        Fs.writeFileSync(gatewayConfig, text.replace('name: rate-limit', 'name: rate-limiter'));
+
+        const outcome = await runCli(['policy', 'check'], cliEnvironment({ GATEWAY_CONFIG: gatewayConfig }));
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stderr).to.startWith(`error: ${gatewayConfig}: `);
+        expect(outcome.stderr).to.include('rate-limiter');
+    });
+});

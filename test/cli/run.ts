@@ -1,0 +1,77 @@
+import ChildProcess from 'child_process';
+import Path from 'path';
+
+import type { Server } from '@hapi/hapi';
+
+import { projectRoot } from '../../lib/config';
+
+/** The compiled CLI, as `npm start` and operators run it. */
+export const cliScript = Path.join(projectRoot, 'dist', 'bin', 'family-records.js');
+
+export interface CliOutcome {
+    exitCode: number | null;
+    stdout: string;
+    stderr: string;
+}
+
+// Settings of the developer's shell that would point the CLI somewhere else than the test says.
+const configurationVariables = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'DATA_DIR', 'POLICIES_DIR', 'GATEWAY_CONFIG', 'PUBLIC_BASE_URL', 'SECRET_KEY', 'WATCH_POLICIES'];
+
+/** The environment with `settings` as the only configuration. */
+export function cliEnvironment(settings: Record<string, string | undefined>): NodeJS.ProcessEnv {
+
+    const env = { ...process.env };
+    for (const name of configurationVariables) {
+        delete env[name];
+    }
+
+    for (const [name, value] of Object.entries(settings)) {
+        if (value !== undefined) {
+            env[name] = value;
+        }
+    }
+
+    return env;
+}
+
+/** The settings that point the CLI at the database (and Redis, and auth-epoch marker) of a test server. */
+export function cliEnvironmentOf(server: Server, settings: Record<string, string> = {}): NodeJS.ProcessEnv {
+
+    const config = server.app.services.config;
+    return cliEnvironment({
+        DATA_DIR: config.dataDir,
+        DATABASE_URL: config.databaseUrl,
+        REDIS_URL: config.redisUrl,
+        REDIS_PREFIX: config.redisUrl ? config.redisPrefix : undefined,
+        POLICIES_DIR: config.policiesDir,
+        ...settings
+    });
+}
+
+/** Runs the real CLI in a child process and collects what it printed. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliOutcome> {
+
+    return new Promise((resolve, reject) => {
+
+        ChildProcess.execFile(process.execPath, [cliScript, ...args], { cwd: projectRoot, env, timeout: 60_000 }, (error, stdout, stderr) => {
+
+            if (error && typeof error.code !== 'number') {
+                reject(error);
+                return;
+            }
+
+            resolve({ exitCode: error ? error.code as number : 0, stdout, stderr });
+        });
+    });
+}
+
+/** Runs the CLI with `--json` and returns the one JSON object it printed; fails on anything else. */
+export async function runCliJson(args: string[], env: NodeJS.ProcessEnv): Promise<Record<string, any>> {
+
+    const outcome = await runCli([...args, '--json'], env);
+    if (outcome.exitCode !== 0) {
+        throw new Error(`family-records ${args.join(' ')} exited ${outcome.exitCode}: ${outcome.stderr}`);
+    }
+
+    return JSON.parse(outcome.stdout);
+}
