@@ -113,4 +113,7 @@ async function main(): Promise<void> {
     process.exitCode = failed > 0 || outcomes.some((outcome) => outcome.exitCode !== 0) ? 1 : 0;
 }
 
-void main();
+// lab loads every file under dist/test: run only when executed as `npm test`, not when lab loads this file.
+if (require.main === module) {
+    void main();
+}
