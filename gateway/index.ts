@@ -5,13 +5,15 @@ import type { Models } from '../models';
 import type { AuthEpoch } from './auth-epoch';
 import type { ApiKeyCredentials } from './credentials';
 import type { LastUsedTracker } from './last-used';
-import { gatewayPolicies } from './policy-chain';
+import { runPolicyChain } from './policy-chain/run';
 import type { GatewayConfig, RouteGroup } from './policies/types';
 import type { PolicyStore } from './policies/policy-store';
 import { rateLimitHeaders } from './rate-limit/headers';
 import type { RateLimitStore } from './rate-limit/types';
+import { reverifier, type Reverify } from './reverify';
 import { assertRoutesFollowGroups } from './route-groups';
 import './route-metadata';
+import type { UsageMeter } from './usage-meter';
 import { apiKeyScheme } from './verify-api-key';
 
 export interface GatewayOptions {
@@ -22,6 +24,19 @@ export interface GatewayOptions {
     lastUsed: LastUsedTracker;
     policyStore: PolicyStore;
     rateLimits: RateLimitStore;
+    usageMeter: UsageMeter;
+}
+
+/** What the gateway offers other plugins (`server.plugins.gateway`). */
+export interface GatewayApi {
+    /** Checks a long-lived request (the change stream) again after the auth epoch moved. */
+    reverify: Reverify;
+}
+
+declare module '@hapi/hapi' {
+    interface PluginProperties {
+        gateway: GatewayApi;
+    }
 }
 
 /** Auth schemes the gateway can give a route group, by the name gateway.yaml uses. */
@@ -57,22 +72,18 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
                 return h.continue;
             }
 
-            const context = {
+            await runPolicyChain(group, {
                 request,
                 credentials: request.auth.credentials as unknown as ApiKeyCredentials,
                 route,
                 policies: options.policyStore.current(),
                 rateLimits: options.rateLimits
-            };
-
-            for (const policy of group.policies) {
-                if (policy.enabled) {
-                    await gatewayPolicies[policy.name]({ ...context, config: policy.config });
-                }
-            }
+            });
 
             return h.continue;
         });
+
+        server.expose({ reverify: reverifier(server, groups, options.policyStore, options.rateLimits) } satisfies GatewayApi);
 
         server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
 
@@ -93,12 +104,32 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
             return h.continue;
         });
 
+        // Every answered request of a key, whatever its status, counts towards its family's usage.
+        server.events.on('response', (request: Request) => {
+
+            const credentials = request.auth.credentials as unknown as ApiKeyCredentials | null;
+            if (request.auth.isAuthenticated && groups.has(request.auth.strategy ?? '') && credentials?.key) {
+                options.usageMeter.count({
+                    keyId: credentials.key.id,
+                    familyLongId: credentials.family.familyLongId,
+                    routeGroup: request.auth.strategy!,
+                    route: `${request.method.toUpperCase()} ${request.route.path}`,
+                    statusCode: request.raw.res.statusCode
+                });
+            }
+        });
+
         server.ext('onPreStart', () => {
 
             assertRoutesFollowGroups(server, options.config);
             options.lastUsed.start();
+            options.usageMeter.start();
         });
 
-        server.ext('onPostStop', () => options.lastUsed.stop());
+        server.ext('onPostStop', async () => {
+
+            await options.lastUsed.stop();
+            await options.usageMeter.stop();
+        });
     }
 };

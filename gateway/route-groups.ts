@@ -8,17 +8,30 @@ function isUnder(path: string, prefix: string): boolean {
     return path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
 }
 
+/** The route group whose paths hold `path`, if any. */
+export function groupOfPath(path: string, config: GatewayConfig): RouteGroup | undefined {
+
+    return config.routeGroups.find((group) => group.paths.some((prefix) => isUnder(path, prefix)));
+}
+
+/** Only reading is exempt: any other method at a public path still needs the group's auth. */
+function isPublic(method: string, path: string, group: RouteGroup): boolean {
+
+    return method === 'get' && group.public_paths.includes(path);
+}
+
 /**
  * Refuses to start when a route under a group's paths does not belong to that
  * group, or does not declare its resource and operation: no route of the family
- * API can be left unauthenticated or unscoped by mistake.
+ * API can be left unauthenticated or unscoped by mistake. A GET at one of the
+ * group's `public_paths` is the one deliberate exception.
  */
 export function assertRoutesFollowGroups(server: Server, config: GatewayConfig): void {
 
     const problems: string[] = [];
     for (const route of server.table()) {
-        const group = config.routeGroups.find((candidate: RouteGroup) => candidate.paths.some((prefix) => isUnder(route.path, prefix)));
-        if (!group) {
+        const group = groupOfPath(route.path, config);
+        if (!group || isPublic(route.method, route.path, group)) {
             continue;
         }
 

@@ -16,15 +16,21 @@ export function effectiveOperations(credentials: ApiKeyCredentials, scopes: Scop
     return credentials.key.predatesWriteScopes ? granted.filter((operation) => scopes.legacy_key_operations.includes(operation)) : [...granted];
 }
 
+/** The operations a query parameter calls for when it is present (scopes.yaml query_operations). */
+export function parameterOperations(parameter: string, scopes: ScopesPolicy): string[] {
+
+    return scopes.query_operations
+        .filter((rule) => rule.parameter === parameter || (rule.parameter_prefix !== undefined && parameter.startsWith(rule.parameter_prefix)))
+        .map((rule) => rule.operation);
+}
+
 /** The operations a request needs: the route's own, plus those its query parameters call for. */
 export function requiredOperations(request: Request, routeOperation: string, scopes: ScopesPolicy): string[] {
 
     const needed = new Set([routeOperation]);
     for (const parameter of Object.keys(request.query)) {
-        for (const rule of scopes.query_operations) {
-            if (rule.parameter === parameter || (rule.parameter_prefix !== undefined && parameter.startsWith(rule.parameter_prefix))) {
-                needed.add(rule.operation);
-            }
+        for (const operation of parameterOperations(parameter, scopes)) {
+            needed.add(operation);
         }
     }
 

@@ -13,6 +13,8 @@ export interface Config {
     redisPrefix: string;
     /** Local state of the embedded default: the SQLite file, the auth-epoch marker. */
     dataDir: string;
+    /** Where LocalDiskStorage keeps uploaded files (content-addressed blobs). */
+    filesDir: string;
     policiesDir: string;
     gatewayConfig: string;
     publicBaseUrl: string;
@@ -32,6 +34,7 @@ const schema = Joi.object({
     REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
     REDIS_PREFIX: Joi.string().default('fr:'),
     DATA_DIR: Joi.string(),
+    FILES_DIR: Joi.string(),
     POLICIES_DIR: Joi.string(),
     GATEWAY_CONFIG: Joi.string(),
     PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
@@ -57,6 +60,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env, over
         redisUrl: value.REDIS_URL,
         redisPrefix: value.REDIS_PREFIX,
         dataDir,
+        filesDir: Path.resolve(value.FILES_DIR ?? Path.join(dataDir, 'files')),
         policiesDir: Path.resolve(value.POLICIES_DIR ?? Path.join(projectRoot, 'policies')),
         gatewayConfig: Path.resolve(value.GATEWAY_CONFIG ?? Path.join(projectRoot, 'gateway', 'gateway.yaml')),
         publicBaseUrl: (value.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/$/, ''),

@@ -89,7 +89,7 @@ export async function seedDemoFamily(services: Services): Promise<DemoFamily> {
     });
 
     // Trusted seeding: createRecord writes each record with its change event, even where the API has no create route.
-    const context: WriteContext = { models: services.models, transaction: services.transaction, familyLongId: family.family_long_id };
+    const context: WriteContext = { models: services.models, transaction: services.transaction, changeBus: services.changeBus, familyLongId: family.family_long_id };
     const tree = await createRecord(context, resources.trees, { name: 'Müller–Álvarez', description: 'The Müllers of Köln and the Álvarez family of Sevilla and Madrid, joined in 1985.' });
     const personIds = {} as Record<PersonHandle, string>;
     for (const [handle, person] of Object.entries(demoPersons) as [PersonHandle, DemoPerson][]) {

@@ -11,9 +11,17 @@ import { PolicyStore } from '../gateway/policies/policy-store';
 import { gatewayPolicies } from '../gateway/policy-chain';
 import { MemoryRateLimitStore } from '../gateway/rate-limit/memory-store';
 import { RedisRateLimitStore } from '../gateway/rate-limit/redis-store';
+import { UsageMeter } from '../gateway/usage-meter';
 import { defineModels } from '../models';
+import { docsPlugin } from '../plugins/docs';
+import { filesPlugin } from '../plugins/files';
+import { formatsPlugin } from '../plugins/formats';
 import { healthPlugin } from '../plugins/health';
 import { recordsPlugin } from '../plugins/records';
+import { sitePlugin } from '../plugins/site';
+import { streamPlugin } from '../plugins/stream';
+import { webhooksPlugin } from '../plugins/webhooks';
+import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './change-bus';
 import { configFromEnvironment, type Config } from './config';
 import { migrate, openDatabase, transactionRunner } from './database';
 import { apiError, withErrorCode } from './errors';
@@ -21,6 +29,7 @@ import { consoleLog, type Log } from './logger';
 import { connectRedis } from './redis';
 import { derivedKey, masterSecret } from './secrets';
 import type { Services } from './services';
+import { LocalDiskStorage } from './storage/local-disk';
 
 export interface DeploymentOptions {
     /** Listen for HTTP (`npm start`); otherwise initialise only (CLI, most tests use server.inject). */
@@ -66,16 +75,18 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     const pepper = derivedKey(master, 'api-key-hash');
 
     const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
-    const authEpoch: AuthEpoch = redis ? new RedisAuthEpoch(redis, config.redisPrefix) : new LocalAuthEpoch(Path.join(config.dataDir, 'auth-epoch'));
+    const authEpoch: AuthEpoch = redis ? new RedisAuthEpoch(redis, config.redisPrefix, log) : new LocalAuthEpoch(Path.join(config.dataDir, 'auth-epoch'));
     const rateLimits = redis ? new RedisRateLimitStore(redis, config.redisPrefix) : new MemoryRateLimitStore();
+    const changeBus: ChangeBus = redis ? new RedisChangeBus(redis, config.redisPrefix, log) : new LocalChangeBus(log);
     const policyStore = PolicyStore.open(config.policiesDir, log);
     if (config.watchPolicies) {
         policyStore.watch();
     }
 
     const transaction = transactionRunner(sequelize);
+    const usageMeter = new UsageMeter({ models, sequelize, transaction, policies: () => policyStore.current(), log });
     const services: Services = {
-        config, log, sequelize, models, transaction, redis, policyStore, authEpoch, rateLimits,
+        config, log, sequelize, models, transaction, redis, policyStore, authEpoch, rateLimits, usageMeter, changeBus,
         accounts: { models, transaction, policies: () => policyStore.current(), authEpoch, pepper }
     };
 
@@ -86,7 +97,9 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         routes: {
             validate: { failAction: validationFailed },
             response: { emptyStatusCode: 204 }
-        }
+        },
+        // A compressed event stream would hold events back until the compressor's buffer fills.
+        mime: { override: { 'text/event-stream': { compressible: false } } }
     });
 
     server.app.services = services;
@@ -96,23 +109,60 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         log(['request', 'error'], `${request.method.toUpperCase()} ${request.path}: ${(event.error as Error | undefined)?.stack ?? ''}`);
     });
 
+    const gatewayConfig = loadGatewayConfig(config.gatewayConfig, Object.keys(gatewayPolicies));
     await server.register([
         {
             plugin: gatewayPlugin,
             options: {
-                config: loadGatewayConfig(config.gatewayConfig, Object.keys(gatewayPolicies)),
+                config: gatewayConfig,
                 models, pepper, authEpoch, policyStore, rateLimits,
-                lastUsed: new LastUsedTracker(models)
+                lastUsed: new LastUsedTracker(models),
+                usageMeter
             }
         },
         { plugin: healthPlugin, options: { sequelize, redis } },
-        { plugin: recordsPlugin, options: { models, transaction, publicBaseUrl: config.publicBaseUrl } }
+        // Before records: the records routes accept the export formats the formats plugin offers.
+        { plugin: formatsPlugin, options: { log } },
+        { plugin: recordsPlugin, options: { models, transaction, changeBus, publicBaseUrl: config.publicBaseUrl } },
+        // After records: it adds the upload routes and extends records' serialisation and deletion.
+        {
+            plugin: filesPlugin,
+            options: {
+                models, transaction, log,
+                storage: new LocalDiskStorage(config.filesDir),
+                signingKey: derivedKey(master, 'signed-file-urls'),
+                publicBaseUrl: config.publicBaseUrl,
+                policies: () => policyStore.current()
+            }
+        },
+        { plugin: streamPlugin, options: { models, changeBus, authEpoch, policies: () => policyStore.current(), log } },
+        // Generates the reference from every route at start-up, so it may come in any order.
+        { plugin: docsPlugin, options: { gateway: gatewayConfig, policies: () => policyStore.current(), publicBaseUrl: config.publicBaseUrl } },
+        // Provides the `site-session` auth strategy and CSRF protection: before any plugin whose routes use them.
+        {
+            plugin: sitePlugin,
+            options: {
+                models, log, rateLimits,
+                accounts: services.accounts,
+                policies: () => policyStore.current(),
+                cookiePassword: derivedKey(master, 'site-session-cookie').toString('hex'),
+                twoFactorKeys: { totpSecrets: derivedKey(master, 'totp-secrets'), recoveryCodes: derivedKey(master, 'recovery-codes') },
+                publicBaseUrl: config.publicBaseUrl
+            }
+        },
+        // After site: its JSON routes for family managers use the `site-session` strategy.
+        {
+            plugin: webhooksPlugin,
+            options: { models, sequelize, transaction, log, policyStore, changeBus, secretKey: derivedKey(master, 'webhook-secrets') }
+        }
     ]);
 
     server.ext('onPostStop', async () => {
 
         policyStore.close();
         await rateLimits.close();
+        await changeBus.close();
+        await authEpoch.close();
         await redis?.quit();
         await sequelize.close();
     });

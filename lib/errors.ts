@@ -5,6 +5,7 @@ export type ErrorCode =
     | 'invalid_key' | 'api_not_enabled' | 'plan_not_eligible' | 'family_suspended'
     | 'resource_scope' | 'operation_scope' | 'not_found' | 'invalid_request'
     | 'too_large' | 'unsupported_media_type' | 'rate_limited'
+    | 'quota_exceeded' | 'invalid_signature' | 'url_expired'
     | 'unauthorized' | 'forbidden' | 'conflict' | 'method_not_allowed' | 'internal_error';
 
 /** A Boom error carrying a stable `code` in its payload. */

@@ -3,9 +3,11 @@ import type { Sequelize } from 'sequelize';
 import type { AuthEpoch } from '../gateway/auth-epoch';
 import type { PolicyStore } from '../gateway/policies/policy-store';
 import type { RateLimitStore } from '../gateway/rate-limit/types';
+import type { UsageMeter } from '../gateway/usage-meter';
 import type { Models } from '../models';
 import type { RunInTransaction } from '../plugins/records/writes';
 import type { AccountsContext } from './accounts/context';
+import type { ChangeBus } from './change-bus';
 import type { Config } from './config';
 import type { Log } from './logger';
 import type { RedisClient } from './redis';
@@ -21,6 +23,10 @@ export interface Services {
     policyStore: PolicyStore;
     authEpoch: AuthEpoch;
     rateLimits: RateLimitStore;
+    /** The gateway's usage counts; `flush()` writes what it holds. */
+    usageMeter: UsageMeter;
+    /** Committed change events, announced to the change stream and webhooks (with Redis, across instances). */
+    changeBus: ChangeBus;
     /** The context of the account services (families, users, API keys). */
     accounts: AccountsContext;
 }

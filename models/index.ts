@@ -1,12 +1,18 @@
 import type { Sequelize } from 'sequelize';
 
 import { ApiKey } from './api-key';
+import { AuditEvent } from './audit-event';
 import { ChangeEvent } from './change-event';
 import { Family } from './family';
 import { defineResourceModel, type ResourceModel } from './resource-record';
 import { resources, resourceNames, type ResourceName } from './resources';
 import { ServiceSetting } from './service-setting';
+import { SiteSession } from './site-session';
+import { UsageCounter } from './usage-counter';
 import { User } from './user';
+import { WebhookAttempt } from './webhook-attempt';
+import { WebhookDelivery } from './webhook-delivery';
+import { WebhookEndpoint } from './webhook-endpoint';
 
 export interface Models {
     Family: typeof Family;
@@ -14,6 +20,12 @@ export interface Models {
     ApiKey: typeof ApiKey;
     ChangeEvent: typeof ChangeEvent;
     ServiceSetting: typeof ServiceSetting;
+    SiteSession: typeof SiteSession;
+    AuditEvent: typeof AuditEvent;
+    UsageCounter: typeof UsageCounter;
+    WebhookEndpoint: typeof WebhookEndpoint;
+    WebhookDelivery: typeof WebhookDelivery;
+    WebhookAttempt: typeof WebhookAttempt;
     /** One model per resource of the family API. */
     records: Record<ResourceName, ResourceModel>;
 }
@@ -31,9 +43,15 @@ export function defineModels(sequelize: Sequelize): Models {
         ApiKey: ApiKey.define(sequelize),
         ChangeEvent: ChangeEvent.define(sequelize),
         ServiceSetting: ServiceSetting.define(sequelize),
+        SiteSession: SiteSession.define(sequelize),
+        AuditEvent: AuditEvent.define(sequelize),
+        UsageCounter: UsageCounter.define(sequelize),
+        WebhookEndpoint: WebhookEndpoint.define(sequelize),
+        WebhookDelivery: WebhookDelivery.define(sequelize),
+        WebhookAttempt: WebhookAttempt.define(sequelize),
         records
     };
 }
 
-export { ApiKey, ChangeEvent, Family, ServiceSetting, User };
+export { ApiKey, AuditEvent, ChangeEvent, Family, ServiceSetting, SiteSession, UsageCounter, User, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export type { ResourceModel };

@@ -1,6 +1,6 @@
 import { DataTypes, Model, type ModelAttributeColumnOptions, type ModelStatic, type Sequelize } from 'sequelize';
 
-import type { FieldDeclaration, ResourceDeclaration } from './resources';
+import { storedFileColumns, type FieldDeclaration, type ResourceDeclaration } from './resources';
 
 /** A row of one of the eight resource tables; its fields come from the resource declaration. */
 export class ResourceRecord extends Model {
@@ -49,7 +49,7 @@ export function defineResourceModel(sequelize: Sequelize, resource: ResourceDecl
         updated_at: { type: DataTypes.DATE }
     };
 
-    for (const [name, field] of Object.entries(resource.fields)) {
+    for (const [name, field] of Object.entries({ ...resource.fields, ...(resource.storesFile ? storedFileColumns : {}) })) {
         attributes[name] = column(name, field);
     }
 

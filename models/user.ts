@@ -17,6 +17,12 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
     declare role: CreationOptional<FamilyRole | null>;
     /** Operators of the hosted service. */
     declare is_super_admin: CreationOptional<boolean>;
+    /** TOTP secret, encrypted under a key derived from the master secret; set at enrolment, before confirmation. */
+    declare totp_secret: CreationOptional<string | null>;
+    /** When two-factor sign-in was confirmed; null: sign-in needs the password only. */
+    declare totp_enabled_at: CreationOptional<Date | null>;
+    /** Keyed hashes of the unused recovery codes; each works once instead of a TOTP code. */
+    declare recovery_code_hashes: CreationOptional<string[] | null>;
     declare created_at: CreationOptional<Date>;
     declare updated_at: CreationOptional<Date>;
 
@@ -30,6 +36,9 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
             family_long_id: { type: DataTypes.STRING(64), allowNull: true },
             role: { type: DataTypes.STRING(20), allowNull: true },
             is_super_admin: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+            totp_secret: { type: DataTypes.TEXT, allowNull: true },
+            totp_enabled_at: { type: DataTypes.DATE, allowNull: true },
+            recovery_code_hashes: { type: DataTypes.JSON, allowNull: true },
             created_at: DataTypes.DATE,
             updated_at: DataTypes.DATE
         }, { sequelize, modelName: 'User', tableName: 'users', underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' });

@@ -14,15 +14,22 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const memory = (before: MemorySample, after: MemorySample, key: keyof MemorySample) => `${megabytes(before[key])} → ${megabytes(after[key])}`;
 
-export function printEnvironment(title: string, settings: BenchSettings): void {
+/** The title and the machine: node, cores, memory and how busy it already was. */
+export function printMachine(title: string): void {
 
     const cpus = Os.cpus();
     out(`\n== ${title} ==`);
     out(`node ${process.version}, ${Os.platform()} ${Os.arch()}, ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${megabytes(Os.totalmem())} MB memory, load average ${Os.loadavg().map((load) => load.toFixed(2)).join(' ')}`);
-    out(`${settings.connections} connections, ${settings.warmupSeconds} s warm-up discarded, ${settings.durationSeconds} s measured; load generator in a worker thread of this process`);
 }
 
-function table(rows: string[][]): void {
+export function printEnvironment(title: string, settings: BenchSettings): void {
+
+    printMachine(title);
+    out(`${settings.connections} connections; per target ${settings.warmupSeconds} s warm-up discarded, then ${settings.durationSeconds} s measured in ${settings.rounds} slices taken in turns with the other targets; load generator in a worker thread of this process`);
+}
+
+/** Rows of cells as an aligned text table, the first row its header. */
+export function printTable(rows: string[][]): void {
 
     const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
     const line = (row: string[]) => row.map((cell, column) => column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])).join('  ');
@@ -35,14 +42,16 @@ function table(rows: string[][]): void {
 export function printMeasurements(measurements: Measurement[], baseline: Measurement): void {
 
     out();
-    table([
-        ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs bare', 'errors', 'non-2xx', 'RSS MB', 'heap used MB'],
+    printTable([
+        ['scenario', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'vs bare', 'server µs/req', 'errors', 'non-2xx', 'RSS MB', 'heap used MB'],
         ...measurements.map((m) => [
             m.scenario,
             m.requestsPerSecond.toFixed(0),
-            m.p50Ms.toFixed(1),
-            m.p99Ms.toFixed(1),
+            m.meanMs.toFixed(2),
+            String(m.p50Ms),
+            String(m.p99Ms),
             `${(100 * m.requestsPerSecond / baseline.requestsPerSecond).toFixed(0)}%`,
+            m.serverMicrosPerRequest.toFixed(1),
             String(m.errors),
             String(m.non2xx),
             memory(m.memoryBefore, m.memoryAfter, 'rssBytes'),

@@ -1,9 +1,15 @@
+import Path from 'path';
+import { performance } from 'perf_hooks';
+import { Worker } from 'worker_threads';
+
 import autocannon from 'autocannon';
 
 /** How long and how hard to load each target; from the environment so a quick look costs seconds. */
 export interface BenchSettings {
     warmupSeconds: number;
+    /** Measured seconds per target, split into `rounds` slices. */
     durationSeconds: number;
+    rounds: number;
     connections: number;
 }
 
@@ -23,6 +29,7 @@ export function benchSettings(): BenchSettings {
     return {
         warmupSeconds: positiveNumber('BENCH_WARMUP', 3),
         durationSeconds: positiveNumber('BENCH_DURATION', 10),
+        rounds: Math.round(positiveNumber('BENCH_ROUNDS', 5)),
         connections: Math.round(positiveNumber('BENCH_CONNECTIONS', 50))
     };
 }
@@ -42,8 +49,15 @@ export interface MemorySample {
 export interface Measurement {
     scenario: string;
     requestsPerSecond: number;
+    meanMs: number;
+    /** Percentiles come from autocannon's histogram in whole milliseconds. */
     p50Ms: number;
     p99Ms: number;
+    /**
+     * Busy time of this process's event loop (where the servers run) per request: what a request
+     * costs the server, whether or not the load generator could saturate it.
+     */
+    serverMicrosPerRequest: number;
     /** Connection errors, timeouts included. */
     errors: number;
     non2xx: number;
@@ -58,31 +72,88 @@ function memorySample(): MemorySample {
     return { rssBytes: usage.rss, heapUsedBytes: usage.heapUsed };
 }
 
-function load(target: Target, connections: number, seconds: number): Promise<autocannon.Result> {
-
-    // One worker thread: the load generator gets the second core instead of sharing the servers' event loop.
-    return autocannon({ url: target.url, headers: target.headers, connections, duration: seconds, workers: 1 });
+/** What autocannon returns outside the main thread: counts, and histograms still encoded. */
+interface RawSlice {
+    duration: number;
 }
 
-/** Loads `target` for the warm-up (discarded), then for the measured run. */
-export async function measure(target: Target, settings: BenchSettings): Promise<Measurement> {
+// @types/autocannon does not declare it: merges raw slices into one result, histograms included.
+const aggregateResult = (autocannon as unknown as { aggregateResult(slices: RawSlice[], options: { url: string }): autocannon.Result }).aggregateResult;
 
-    process.stderr.write(`${target.scenario}: ${settings.warmupSeconds} s warm-up, then ${settings.durationSeconds} s measured at ${settings.connections} connections\n`);
-    const memoryBefore = memorySample();
-    await load(target, settings.connections, settings.warmupSeconds);
-    const result = await load(target, settings.connections, settings.durationSeconds);
-    const memoryAfter = memorySample();
+/** One slice of load on `target`, from a worker thread. */
+function loadSlice(target: Target, connections: number, seconds: number): Promise<RawSlice> {
 
+    const worker = new Worker(Path.join(__dirname, 'load-worker.js'), { workerData: { url: target.url, headers: target.headers, connections, duration: seconds } });
+    const result = new Promise<RawSlice>((resolve, reject) => {
+
+        worker.once('message', (message: { result?: RawSlice; error?: string }) => message.result ? resolve(message.result) : reject(new Error(message.error)));
+        worker.once('error', reject);
+    });
+
+    return result.finally(() => worker.terminate());
+}
+
+interface Progress {
+    target: Target;
+    memoryBefore: MemorySample;
+    slices: RawSlice[];
+    busyMilliseconds: number;
+}
+
+function measurement({ target, memoryBefore, slices, busyMilliseconds }: Progress): Measurement {
+
+    const result = aggregateResult(slices, { url: target.url });
+    const seconds = slices.reduce((sum, slice) => sum + slice.duration, 0);
     const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count ?? 0]));
     return {
         scenario: target.scenario,
-        requestsPerSecond: result.requests.total / result.duration,
+        requestsPerSecond: result.requests.total / seconds,
+        meanMs: result.latency.mean,
         p50Ms: result.latency.p50,
         p99Ms: result.latency.p99,
+        serverMicrosPerRequest: 1000 * busyMilliseconds / result.requests.total,
         errors: result.errors,
         non2xx: result.non2xx,
         statusCodes,
         memoryBefore,
-        memoryAfter
+        memoryAfter: memorySample()
     };
+}
+
+/**
+ * Warms every target up (discarded), then measures them in turns of short slices, round after
+ * round: load from other work on the machine then falls on every target alike, and the rows of
+ * one run compare even when that load comes and goes.
+ */
+export async function measureTargets(targets: Target[], settings: BenchSettings): Promise<Measurement[]> {
+
+    const progress: Progress[] = [];
+    for (const target of targets) {
+        process.stderr.write(`${target.scenario}: ${settings.warmupSeconds} s warm-up\n`);
+        const memoryBefore = memorySample();
+        await loadSlice(target, settings.connections, settings.warmupSeconds);
+        progress.push({ target, memoryBefore, slices: [], busyMilliseconds: 0 });
+    }
+
+    const sliceSeconds = settings.durationSeconds / settings.rounds;
+    process.stderr.write(`measuring ${settings.rounds} rounds of ${sliceSeconds} s per target at ${settings.connections} connections\n`);
+    for (let round = 0; round < settings.rounds; ++round) {
+        for (const entry of progress) {
+            const loopBefore = performance.eventLoopUtilization();
+            entry.slices.push(await loadSlice(entry.target, settings.connections, sliceSeconds));
+            entry.busyMilliseconds += performance.eventLoopUtilization(loopBefore).active;
+        }
+    }
+
+    return progress.map(measurement);
+}
+
+/** Runs a benchmark script: any failure is printed and makes the exit code non-zero. */
+export function runScript(script: () => Promise<void>): void {
+
+    script().catch((error: Error) => {
+
+        process.stderr.write(`${error.stack ?? error.message}\n`);
+        process.exitCode = 1;
+    });
 }

@@ -1,12 +1,13 @@
 import Path from 'path';
 
+import { resourceNames, resources } from '../../models/resources';
 import { readDataFile } from './data-file';
-import { gatewaySchema, plansSchema, rateLimitsSchema, scopesSchema } from './schemas';
-import type { GatewayContext, GatewayDocument, PlansContext, PlansDocument, RateLimitsDocument, ScopesDocument } from './schemas';
+import { filesSchema, gatewaySchema, plansSchema, rateLimitsSchema, scopesSchema, siteSchema, streamSchema, usageSchema, webhooksSchema } from './schemas';
+import type { FilesContext, FilesDocument, GatewayContext, GatewayDocument, PlansContext, PlansDocument, RateLimitsDocument, ScopesDocument, SiteDocument, StreamDocument, UsageDocument, WebhooksDocument } from './schemas';
 import type { GatewayConfig, Policies } from './types';
 
 /** The files loadPolicies() reads from the policies directory. */
-export const POLICY_FILE_NAMES: readonly string[] = ['plans.yaml', 'scopes.yaml', 'rate-limits.yaml'];
+export const POLICY_FILE_NAMES: readonly string[] = ['plans.yaml', 'scopes.yaml', 'rate-limits.yaml', 'files.yaml', 'usage.yaml', 'site.yaml', 'webhooks.yaml', 'stream.yaml'];
 
 /**
  * Loads and validates the policy files in `dir`. Throws a PolicyError naming file, path and problem;
@@ -18,10 +19,21 @@ export function loadPolicies(dir: string): Policies {
     const scopes = readDataFile<ScopesDocument>(Path.join(dir, 'scopes.yaml'), scopesSchema);
     const plansContext: PlansContext = { rateLimitPresetNames: rateLimits.presets.map((preset) => preset.name) };
     const plans = readDataFile<PlansDocument>(Path.join(dir, 'plans.yaml'), plansSchema, plansContext);
+    const filesContext: FilesContext = { fileResourceNames: resourceNames.filter((name) => resources[name].storesFile) };
+    const files = readDataFile<FilesDocument>(Path.join(dir, 'files.yaml'), filesSchema, filesContext);
+    const usage = readDataFile<UsageDocument>(Path.join(dir, 'usage.yaml'), usageSchema);
+    const site = readDataFile<SiteDocument>(Path.join(dir, 'site.yaml'), siteSchema);
+    const webhooks = readDataFile<WebhooksDocument>(Path.join(dir, 'webhooks.yaml'), webhooksSchema);
+    const stream = readDataFile<StreamDocument>(Path.join(dir, 'stream.yaml'), streamSchema);
 
     return {
         plans: byName(plans.plans),
         scopes,
+        files,
+        usage,
+        site,
+        webhooks,
+        stream,
         rateLimits: byName(rateLimits.presets),
         loadedAt: new Date()
     };

@@ -1,6 +1,14 @@
 import * as initial from './0001-initial';
+import * as personLinks from './0002-person-links';
+import * as files from './0003-files';
+import * as webhooks from './0004-webhooks';
+import * as site from './0005-site';
 
 /** Every migration, in order. Registered explicitly: no file-name magic. */
 export const migrations = [
-    { name: '0001-initial', ...initial }
+    { name: '0001-initial', ...initial },
+    { name: '0002-person-links', ...personLinks },
+    { name: '0003-files', ...files },
+    { name: '0004-webhooks', ...webhooks },
+    { name: '0005-site', ...site }
 ];

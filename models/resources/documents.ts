@@ -3,10 +3,11 @@ import type { ResourceDeclaration } from './fields';
 export const documents: ResourceDeclaration = {
     name: 'documents',
     singular: 'document',
-    description: 'Certificates, letters and other documents. Uploads arrive with the files capability; records can be listed, read, updated and deleted.',
+    description: 'Certificates, letters and other documents. The file itself is downloaded through `GET /api/v1/documents/{id}/file`, which redirects to a signed link valid for seconds.',
     idPrefix: 'doc',
     table: 'documents',
     creatable: false,
+    storesFile: true,
     fields: {
         title: { type: 'string', max: 200, required: true, searchable: true, sortable: true, filterable: true, description: 'Title of the document.' },
         category: { type: 'string', max: 100, searchable: true, sortable: true, filterable: true, description: 'For example certificate, letter, will.' },

@@ -45,8 +45,10 @@ export interface ResourceDeclaration {
     readonly idPrefix: string;
     readonly table: string;
     readonly fields: Readonly<Record<string, FieldDeclaration>>;
-    /** False where records are created another way (file uploads arrive with the files issue). */
+    /** False where the records plugin has no create route: records that carry a file are created by uploading it. */
     readonly creatable: boolean;
+    /** Each record carries one uploaded file (the files plugin): the model gains storedFileColumns. */
+    readonly storesFile?: boolean;
 }
 
 /** The fields every record carries, managed by the server. */
@@ -55,6 +57,15 @@ export const systemFields: Readonly<Record<string, FieldDeclaration>> = {
     created_at: { type: 'string', description: 'When the record was created (UTC, ISO 8601).', writable: false, sortable: true },
     updated_at: { type: 'string', description: 'When the record last changed (UTC, ISO 8601).', writable: false, sortable: true },
     revision: { type: 'integer', description: 'Starts at 1, incremented by every update.', writable: false }
+};
+
+/**
+ * Columns the server keeps for each record that carries a file. In the model and the
+ * database only: never in API output, documentation or exports (they are not `fields`).
+ */
+export const storedFileColumns: Readonly<Record<string, FieldDeclaration>> = {
+    storage_key: { type: 'string', max: 200, writable: false, description: 'Where the file storage keeps the file.' },
+    sha256: { type: 'string', max: 64, writable: false, description: 'SHA-256 of the file, lower-case hex.' }
 };
 
 export const isWritable = (field: FieldDeclaration): boolean => field.writable !== false;

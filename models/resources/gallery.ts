@@ -3,10 +3,11 @@ import type { ResourceDeclaration } from './fields';
 export const gallery: ResourceDeclaration = {
     name: 'gallery',
     singular: 'gallery item',
-    description: 'Photos and other media. Uploads arrive with the files capability; records can be listed, read, updated and deleted.',
+    description: 'Photos and other pictures. Each record carries `url`, a signed link to the image that works until `url_expires_at` (15 minutes by default).',
     idPrefix: 'gal',
     table: 'gallery_items',
     creatable: false,
+    storesFile: true,
     fields: {
         title: { type: 'string', max: 200, required: true, searchable: true, sortable: true, filterable: true, description: 'Title or caption.' },
         description: { type: 'text', max: 10000, searchable: true, description: 'Longer description.' },

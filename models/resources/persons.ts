@@ -19,6 +19,9 @@ export const persons: ResourceDeclaration = {
         birth_place: { type: 'string', max: 200, searchable: true, filterable: true, description: 'Place of birth.' },
         death_date: { type: 'partial_date', sortable: true, filterable: true, description: 'YYYY, YYYY-MM or YYYY-MM-DD.' },
         death_place: { type: 'string', max: 200, searchable: true, filterable: true, description: 'Place of death.' },
-        notes: { type: 'text', max: 20000, searchable: true, description: 'Free notes.' }
+        notes: { type: 'text', max: 20000, searchable: true, description: 'Free notes.' },
+        parent_1_id: { type: 'reference', references: 'persons', filterable: true, description: 'A parent of this person.' },
+        parent_2_id: { type: 'reference', references: 'persons', filterable: true, description: 'The other parent of this person.' },
+        spouse_id: { type: 'reference', references: 'persons', filterable: true, description: 'Spouse or partner.' }
     }
 };

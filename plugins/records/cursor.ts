@@ -1,4 +1,5 @@
 import { apiError } from '../../lib/errors';
+import type { ResourceDeclaration } from '../../models/resources';
 
 /** Where the previous page ended: the sort it was read in, and the last row's sort value and id. */
 export interface Cursor {
@@ -8,13 +9,32 @@ export interface Cursor {
     id: string;
 }
 
+/** System fields holding a moment in time: their sort values are ISO timestamps, compared as dates. */
+export const timestampFields = new Set(['created_at', 'updated_at']);
+
+const isoTimestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A sort value of another kind than the field holds would make the database compare unlike types (a 500 on PostgreSQL). */
+function fitsSortField(resource: ResourceDeclaration, sort: string, value: unknown): boolean {
+
+    if (value === null) {
+        return true;
+    }
+
+    if (timestampFields.has(sort)) {
+        return typeof value === 'string' && isoTimestamp.test(value) && !Number.isNaN(Date.parse(value));
+    }
+
+    return resource.fields[sort]?.type === 'integer' ? Number.isSafeInteger(value) : typeof value === 'string';
+}
+
 /** Opaque to clients: base64url of a small JSON array. */
 export function encodeCursor(cursor: Cursor): string {
 
     return Buffer.from(JSON.stringify([cursor.sort, cursor.direction, cursor.value, cursor.id])).toString('base64url');
 }
 
-export function decodeCursor(text: string, sort: string, direction: 'asc' | 'desc'): Cursor {
+export function decodeCursor(resource: ResourceDeclaration, text: string, sort: string, direction: 'asc' | 'desc'): Cursor {
 
     let parts: unknown;
     try {
@@ -24,14 +44,17 @@ export function decodeCursor(text: string, sort: string, direction: 'asc' | 'des
         parts = undefined;
     }
 
-    if (!Array.isArray(parts) || parts.length !== 4 || typeof parts[3] !== 'string' ||
-        !['string', 'number'].includes(typeof parts[2]) && parts[2] !== null) {
-
-        throw apiError(400, 'invalid_request', 'cursor is not a cursor this API returned.');
+    const notOurs = () => apiError(400, 'invalid_request', 'cursor is not a cursor this API returned.');
+    if (!Array.isArray(parts) || parts.length !== 4 || typeof parts[3] !== 'string') {
+        throw notOurs();
     }
 
     if (parts[0] !== sort || parts[1] !== direction) {
         throw apiError(400, 'invalid_request', 'cursor belongs to a different sort or direction: keep the query of the page that returned it.');
+    }
+
+    if (!fitsSortField(resource, sort, parts[2])) {
+        throw notOurs();
     }
 
     return { sort, direction, value: parts[2], id: parts[3] };

@@ -1,25 +1,48 @@
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 
 import { apiError } from '../../lib/errors';
-import { resources, type ResourceDeclaration } from '../../models/resources';
+import { resourceNames, resources, type ResourceDeclaration } from '../../models/resources';
 import { apiCredentials, effectiveResources } from '../../gateway/scopes';
 import { decodeCursor, encodeCursor } from './cursor';
-import { listQuery } from './list-query';
+import type { ListOptions } from './list-query';
+import { cursorAfter, exportedRecords, readPage, type RecordSource } from './record-batches';
 import { filtersOf } from './schemas';
-import { serializeRecord, sortValue } from './serialize';
+import { serializeRecord, serializeRow } from './serialize';
 import { createRecord, deleteRecord, updateRecord, type WriteContext } from './writes';
-import type { RecordsOptions } from '.';
+import type { RecordsContext } from '.';
 
 type Direction = 'asc' | 'desc';
 
-/** The route handlers of one resource, bound to the plugin's options. */
-export function resourceHandlers(resource: ResourceDeclaration, options: RecordsOptions) {
+/**
+ * Where a resource's lists read from. A JSON page shows records with what other plugins' extensions
+ * add; an export shows the declared fields only, so it reads plain rows: building a model instance
+ * for each of many rows would cost more than the rest of the export.
+ */
+function recordSource(resource: ResourceDeclaration, options: RecordsContext, use: 'page' | 'export'): RecordSource {
 
     const model = options.models.records[resource.name];
-    const dialect = options.models.Family.sequelize!.getDialect();
+    return {
+        resource,
+        dialect: options.models.Family.sequelize!.getDialect(),
+        find: use === 'page' ?
+            async (query) => (await model.findAll(query)).map((record) => serializeRecord(resource, record, options.extensions)) :
+            async (query) => (await model.findAll({ ...query, raw: true })).map((row) => serializeRow(resource, row as unknown as Record<string, unknown>))
+    };
+}
+
+/** A format other than JSON: the whole list goes to the formats plugin as a streamed export. */
+const isExport = (query: Record<string, any>) => query.format !== undefined && query.format !== 'json';
+
+/** The route handlers of one resource, bound to the plugin's options. */
+export function resourceHandlers(resource: ResourceDeclaration, options: RecordsContext) {
+
+    const model = options.models.records[resource.name];
+    const pages = recordSource(resource, options, 'page');
+    const exports = recordSource(resource, options, 'export');
     const writeContext = (request: Request): WriteContext => ({
         models: options.models,
         transaction: options.transaction,
+        changeBus: options.changeBus,
         familyLongId: apiCredentials(request).family.familyLongId
     });
 
@@ -29,22 +52,24 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
         async list(request: Request, h: ResponseToolkit) {
 
             const query = request.query as Record<string, any>;
+            const credentials = apiCredentials(request);
             const sort: string = query.sort ?? 'created_at';
             const direction: Direction = query.direction ?? 'asc';
-            const limit: number = query.limit;
-            const { where, order } = listQuery(resource, {
-                familyLongId: apiCredentials(request).family.familyLongId,
+            const listOptions: ListOptions = {
+                familyLongId: credentials.family.familyLongId,
                 search: query.search,
                 sort,
                 direction,
                 filters: filtersOf(query),
-                after: query.cursor ? decodeCursor(query.cursor, sort, direction) : undefined
-            }, dialect);
+                after: query.cursor ? decodeCursor(resource, query.cursor, sort, direction) : undefined
+            };
 
-            const rows = await model.findAll({ where, order, limit: limit + 1 });
-            const data = rows.slice(0, limit).map((row) => serializeRecord(resource, row));
-            const last = data[data.length - 1];
-            const nextCursor = rows.length > limit ? encodeCursor({ sort, direction, value: sortValue(last, sort), id: last.id }) : null;
+            if (isExport(query)) {
+                return h.exportRecords({ format: query.format, familyName: credentials.family.name, aggregate: false, sections: [{ resource, rows: exportedRecords(exports, listOptions, query.limit) }] });
+            }
+
+            const { records: data, more } = await readPage(pages, listOptions, query.limit);
+            const nextCursor = more ? encodeCursor(cursorAfter(listOptions, data[data.length - 1])) : null;
 
             const response = h.response({ data, meta: { resource: resource.name, count: data.length, next_cursor: nextCursor } });
             if (nextCursor) {
@@ -63,53 +88,54 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
                 throw apiError(404, 'not_found', `No ${resource.singular} ${request.params.id}.`);
             }
 
-            return { data: serializeRecord(resource, record) };
+            return { data: serializeRecord(resource, record, options.extensions) };
         },
 
         async create(request: Request, h: ResponseToolkit) {
 
             const record = await createRecord(writeContext(request), resource, request.payload as Record<string, unknown>);
-            return h.response({ data: serializeRecord(resource, record) }).code(201).header('Location', recordUrl(record.id));
+            return h.response({ data: serializeRecord(resource, record, options.extensions) }).code(201).header('Location', recordUrl(record.id));
         },
 
         async update(request: Request) {
 
             const record = await updateRecord(writeContext(request), resource, request.params.id as string, request.payload as Record<string, unknown>);
-            return { data: serializeRecord(resource, record) };
+            return { data: serializeRecord(resource, record, options.extensions) };
         },
 
         async remove(request: Request) {
 
-            await deleteRecord(writeContext(request), resource, request.params.id as string);
+            const deleted = await deleteRecord(writeContext(request), resource, request.params.id as string);
+            await options.extensions.afterDelete(resource.name, deleted);
             return { data: { id: request.params.id, deleted: true } };
         }
     };
 }
 
 /** `GET /api/v1/all`: every resource in the key's scope, each searched and ordered alike. */
-export function aggregateHandler(options: RecordsOptions) {
+export function aggregateHandler(options: RecordsContext) {
 
-    const dialect = options.models.Family.sequelize!.getDialect();
+    const sources = resourceNames.map((name) => ({ pages: recordSource(resources[name], options, 'page'), exports: recordSource(resources[name], options, 'export') }));
 
-    return async (request: Request) => {
+    return async (request: Request, h: ResponseToolkit) => {
 
         const query = request.query as Record<string, any>;
         const credentials = apiCredentials(request);
-        const sort: string = query.sort ?? 'created_at';
+        const listOptions: ListOptions = { familyLongId: credentials.family.familyLongId, search: query.search, sort: query.sort ?? 'created_at', direction: query.direction ?? 'asc', filters: {} };
+        const inScope = sources.filter((source) => effectiveResources(credentials).includes(source.pages.resource.name));
+
+        if (isExport(query)) {
+            const sections = inScope.map(({ exports }) => ({ resource: exports.resource, rows: exportedRecords(exports, listOptions, query.limit) }));
+            return h.exportRecords({ format: query.format, familyName: credentials.family.name, aggregate: true, sections });
+        }
+
         const data: Record<string, unknown[]> = {};
         const truncated: string[] = [];
-
-        for (const name of Object.keys(resources) as (keyof typeof resources)[]) {
-            if (!effectiveResources(credentials).includes(name)) {
-                continue;
-            }
-
-            const resource = resources[name];
-            const { where, order } = listQuery(resource, { familyLongId: credentials.family.familyLongId, search: query.search, sort, direction: query.direction ?? 'asc', filters: {} }, dialect);
-            const rows = await options.models.records[name].findAll({ where, order, limit: query.limit + 1 });
-            data[name] = rows.slice(0, query.limit).map((row) => serializeRecord(resource, row));
-            if (rows.length > query.limit) {
-                truncated.push(name);
+        for (const { pages } of inScope) {
+            const { records, more } = await readPage(pages, listOptions, query.limit);
+            data[pages.resource.name] = records;
+            if (more) {
+                truncated.push(pages.resource.name);
             }
         }
 

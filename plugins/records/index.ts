@@ -1,27 +1,56 @@
 import type { Plugin, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
+import type { ChangeBus } from '../../lib/change-bus';
 import type { Models } from '../../models';
-import { resourceNames, resources } from '../../models/resources';
+import type { ResourceRecord } from '../../models/resource-record';
+import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
+import { RecordExtensions, type RecordExtension } from './extensions';
 import { aggregateHandler, resourceHandlers } from './handlers';
 import { aggregateQuerySchema, createPayloadSchema, listQuerySchema, updatePayloadSchema } from './schemas';
-import type { RunInTransaction } from './writes';
+import { serializeRecord, type SerializedRecord } from './serialize';
+import { createRecord, type CreateOptions, type RunInTransaction } from './writes';
 
 export interface RecordsOptions {
     models: Models;
     transaction: RunInTransaction;
+    changeBus: ChangeBus;
     publicBaseUrl: string;
 }
 
-/** The response formats lists can be asked for. */
-export const listFormats = ['json'] as const;
+/** The options, plus what other plugins added through `extend()`: what the handlers work with. */
+export type RecordsContext = RecordsOptions & { extensions: RecordExtensions };
+
+/**
+ * What the records plugin offers other plugins (`server.plugins.records`), so they
+ * create and show records its way without reaching into its files.
+ */
+export interface RecordsApi {
+    /** Adds response-time values and after-delete work to a resource. */
+    extend(resource: ResourceName, extension: RecordExtension): void;
+    /** The joi schema of a create body: the resource's writable fields. */
+    createPayloadSchema(resource: ResourceDeclaration): Joi.ObjectSchema;
+    /** Creates a record and its change event in one transaction. */
+    createRecord(familyLongId: string, resource: ResourceDeclaration, values: Record<string, unknown>, options?: CreateOptions): Promise<ResourceRecord>;
+    /** A record as the JSON API shows it, extensions included. */
+    serialize(resource: ResourceDeclaration, record: ResourceRecord): SerializedRecord;
+}
+
+declare module '@hapi/hapi' {
+    interface PluginProperties {
+        records: RecordsApi;
+    }
+}
+
+/** The formats a list of `resource` answers in: JSON (this plugin's own) and every export format that can show it. */
+type ListFormats = (resource: ResourceDeclaration) => string[];
 
 const group = 'family-api';
 const idParam = Joi.object({ id: Joi.string().max(64).required() });
 const jsonBody = { parse: true, allow: 'application/json', maxBytes: 1024 * 1024 } as const;
 
 /** Routes of one resource, each declaring the resource and operation the gateway enforces. */
-function resourceRoutes(name: typeof resourceNames[number], options: RecordsOptions): ServerRoute[] {
+function resourceRoutes(name: typeof resourceNames[number], options: RecordsContext, listFormats: ListFormats): ServerRoute[] {
 
     const resource = resources[name];
     const handlers = resourceHandlers(resource, options);
@@ -29,7 +58,7 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsOpti
     const declare = (operation: string) => ({ auth: group, plugins: { gateway: { resource: name, operation } }, tags: ['api', name] });
 
     const routes: ServerRoute[] = [
-        { method: 'GET', path: base, handler: handlers.list, options: { ...declare('read'), description: `List ${name}`, validate: { query: listQuerySchema(resource, listFormats) } } },
+        { method: 'GET', path: base, handler: handlers.list, options: { ...declare('read'), description: `List ${name}`, validate: { query: listQuerySchema(resource, listFormats(resource)) } } },
         { method: 'GET', path: `${base}/{id}`, handler: handlers.read, options: { ...declare('read'), description: `Read one ${resource.singular}`, validate: { params: idParam, query: Joi.object({}) } } },
         { method: 'PATCH', path: `${base}/{id}`, handler: handlers.update, options: { ...declare('update'), description: `Update a ${resource.singular}`, payload: jsonBody, validate: { params: idParam, query: Joi.object({}), payload: updatePayloadSchema(resource).prefs({ convert: false }) } } },
         { method: 'DELETE', path: `${base}/{id}`, handler: handlers.remove, options: { ...declare('delete'), description: `Delete a ${resource.singular}`, validate: { params: idParam, query: Joi.object({}) } } }
@@ -45,17 +74,34 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsOpti
 /** The family records API v1: the eight resources and the aggregate `all`. */
 export const recordsPlugin: Plugin<RecordsOptions> = {
     name: 'records',
-    register(server, options) {
+    dependencies: ['formats'],
+    register(server, registered) {
 
+        const formats = server.plugins.formats;
+        if (!formats) {
+            throw new Error('The records plugin renders exports through the formats plugin: register formats before records');
+        }
+
+        const listFormats: ListFormats = (resource) => ['json', ...formats.exportFormatsOf(resource)];
+        const aggregateFormats = [...new Set(resourceNames.flatMap((name) => listFormats(resources[name])))];
+        const options: RecordsContext = { ...registered, extensions: new RecordExtensions() };
         for (const name of resourceNames) {
-            server.route(resourceRoutes(name, options));
+            server.route(resourceRoutes(name, options, listFormats));
         }
 
         server.route({
             method: 'GET',
             path: '/api/v1/all',
             handler: aggregateHandler(options),
-            options: { auth: group, plugins: { gateway: { resource: 'all', operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', validate: { query: aggregateQuerySchema(listFormats) } }
+            options: { auth: group, plugins: { gateway: { resource: 'all', operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', validate: { query: aggregateQuerySchema(aggregateFormats) } }
         });
+
+        const api: RecordsApi = {
+            extend: (resource, extension) => options.extensions.add(resource, extension),
+            createPayloadSchema,
+            createRecord: (familyLongId, resource, values, createOptions) => createRecord({ models: options.models, transaction: options.transaction, changeBus: options.changeBus, familyLongId }, resource, values, createOptions),
+            serialize: (resource, record) => serializeRecord(resource, record, options.extensions)
+        };
+        server.expose(api);
     }
 };

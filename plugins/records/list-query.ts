@@ -1,7 +1,7 @@
-import { Op, type Order, type WhereOptions } from 'sequelize';
+import { col, fn, Op, where, type Order, type WhereOptions } from 'sequelize';
 
 import { fieldNamesWhere, type ResourceDeclaration } from '../../models/resources';
-import type { Cursor } from './cursor';
+import { timestampFields, type Cursor } from './cursor';
 
 export interface ListOptions {
     familyLongId: string;
@@ -12,17 +12,21 @@ export interface ListOptions {
     after?: Cursor;
 }
 
-const timestampFields = new Set(['created_at', 'updated_at']);
-
-/** `%` and `_` in the search text are literal, not wildcards. */
-const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+/** Whether a field contains the text, ignoring case; `%` and `_` in the text are literal, not wildcards. */
+const containsTextBy: Record<string, (field: string, text: string) => WhereOptions> = {
+    // PostgreSQL's LIKE takes a backslash as its escape character by default.
+    postgres: (field, text) => ({ [field]: { [Op.iLike]: `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%` } }),
+    // SQLite's LIKE has no escape character unless the SQL names one; instr() has no wildcards, and lower() folds case as its LIKE does (ASCII).
+    sqlite: (field, text) => where(fn('instr', fn('lower', col(field)), fn('lower', text)), Op.gt, 0)
+};
 
 /** Every word must appear in at least one searchable field (case-insensitive). */
-function searchCondition(resource: ResourceDeclaration, search: string, like: symbol): WhereOptions[] {
+function searchCondition(resource: ResourceDeclaration, search: string, dialect: string): WhereOptions[] {
 
     const fields = fieldNamesWhere(resource, (field) => field.searchable);
-    return search.split(/\s+/).filter(Boolean).slice(0, 8).map((term) => ({
-        [Op.or]: fields.map((field) => ({ [field]: { [like]: likePattern(term) } }))
+    const containsText = containsTextBy[dialect];
+    return search.split(/\s+/).filter(Boolean).map((term) => ({
+        [Op.or]: fields.map((field) => containsText(field, term))
     }));
 }
 
@@ -38,14 +42,13 @@ function afterCursor(cursor: Cursor): WhereOptions {
         return { [field]: null, id: { [beyond]: cursor.id } };
     }
 
+    // One row-value comparison, `(field, id) > (value, id)`: both databases seek the (family, field, id)
+    // index straight to it, where the equivalent ORs made them walk every earlier row of the family.
     const value = timestampFields.has(field) ? new Date(String(cursor.value)) : cursor.value;
-    return {
-        [Op.or]: [
-            { [field]: { [beyond]: value } },
-            { [field]: value, id: { [beyond]: cursor.id } },
-            { [field]: null }
-        ]
-    };
+    const pastCursor = where(fn('', col(field), col('id')), beyond, fn('', value, cursor.id));
+
+    // The timestamps are never empty; other fields' empty values come last, after every value.
+    return timestampFields.has(field) ? pastCursor : { [Op.or]: [pastCursor, { [field]: null }] };
 }
 
 /** The WHERE and ORDER BY of a list: always scoped to the family. */
@@ -57,7 +60,7 @@ export function listQuery(resource: ResourceDeclaration, options: ListOptions, d
     }
 
     if (options.search) {
-        conditions.push(...searchCondition(resource, options.search, dialect === 'postgres' ? Op.iLike : Op.like));
+        conditions.push(...searchCondition(resource, options.search, dialect));
     }
 
     if (options.after) {

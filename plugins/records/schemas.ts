@@ -31,18 +31,39 @@ export function updatePayloadSchema(resource: ResourceDeclaration): Joi.ObjectSc
     return Joi.object(keys).min(1).required().label(`${resource.singular} changes`);
 }
 
+export const maxSearchWords = 8;
+
+/** `search`: words that must all appear. Refused beyond a few words rather than searched in part: each word scans every searchable field. */
+const searchParameter = Joi.string().trim().min(1).max(200)
+    .custom((text: string, helpers) => (text.split(/\s+/).length > maxSearchWords ? helpers.error('search.words') : text))
+    .messages({ 'search.words': `{{#label}} has more than ${maxSearchWords} words` });
+
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Any format but JSON: the whole list as one streamed file. */
+const anExport = Joi.string().invalid('json').required();
+
+/**
+ * `limit`: the page size of a JSON list (with its default and maximum), or an optional cap on
+ * what an export streams, which has no page and so no maximum.
+ */
+const limitParameter = (maxPage: number, defaultPage: number) => Joi.number().integer().min(1).when('format', {
+    is: anExport,
+    then: Joi.optional(),
+    otherwise: Joi.number().max(maxPage).default(defaultPage)
+});
 
 /** List query: format, search, sort, direction, filter[field], limit, cursor; anything else is refused. */
 export function listQuerySchema(resource: ResourceDeclaration, formats: readonly string[]): Joi.ObjectSchema {
 
     let schema = Joi.object({
         format: Joi.string().valid(...formats),
-        search: Joi.string().trim().min(1).max(200),
+        search: searchParameter,
         sort: Joi.string().valid(...fieldNamesWhere(resource, (field) => field.sortable)),
         direction: Joi.string().valid('asc', 'desc'),
-        limit: Joi.number().integer().min(1).max(maxPageSize).default(defaultPageSize),
-        cursor: Joi.string().max(1000)
+        limit: limitParameter(maxPageSize, defaultPageSize),
+        cursor: Joi.string().max(1000).when('format', { is: anExport, then: Joi.forbidden() })
+            .messages({ 'any.unknown': '{{#label}} pages JSON lists only: an export streams the whole list (limit caps it)' })
     });
 
     for (const name of fieldNamesWhere(resource, (field) => field.filterable)) {
@@ -54,15 +75,15 @@ export function listQuerySchema(resource: ResourceDeclaration, formats: readonly
     return schema.messages({ 'object.unknown': `{{#label}} is not allowed: the query parameters are format, search, sort, direction, limit, cursor and filter[field] with field one of ${filterable}` });
 }
 
-/** The aggregate `all`: search and order apply to every resource; a record limit per resource. */
+/** The aggregate `all`: search and order apply to every resource; a record limit per resource (no maximum for exports). */
 export function aggregateQuerySchema(formats: readonly string[]): Joi.ObjectSchema {
 
     return Joi.object({
         format: Joi.string().valid(...formats),
-        search: Joi.string().trim().min(1).max(200),
+        search: searchParameter,
         sort: Joi.string().valid('created_at', 'updated_at'),
         direction: Joi.string().valid('asc', 'desc'),
-        limit: Joi.number().integer().min(1).max(maxAggregatePerResource).default(maxAggregatePerResource)
+        limit: limitParameter(maxAggregatePerResource, maxAggregatePerResource)
     }).messages({ 'object.unknown': '{{#label}} is not a query parameter of /api/v1/all' });
 }
 

@@ -1,20 +1,41 @@
 import type { ResourceRecord } from '../../models/resource-record';
 import type { ResourceDeclaration } from '../../models/resources';
+import type { RecordExtensions } from './extensions';
 
 export type SerializedRecord = Record<string, unknown> & { id: string };
 
-/** A record as the API shows it: its declared fields and the system fields, never the tenant column. */
-export function serializeRecord(resource: ResourceDeclaration, record: ResourceRecord): SerializedRecord {
+/** A record's declared and system fields as the API shows them, each column read through `column`. */
+function serializedColumns(resource: ResourceDeclaration, column: (name: string) => unknown): SerializedRecord {
 
-    const serialized: SerializedRecord = { id: record.id };
-    for (const name of Object.keys(resource.fields)) {
-        serialized[name] = record.get(name) ?? null;
+    const serialized: SerializedRecord = { id: column('id') as string };
+    for (const [name, field] of Object.entries(resource.fields)) {
+        const value = column(name) ?? null;
+        serialized[name] = field.type === 'integer' && value !== null ? Number(value) : value;     // PostgreSQL returns BIGINT as text
     }
 
-    serialized.revision = record.revision;
-    serialized.created_at = new Date(record.created_at).toISOString();
-    serialized.updated_at = new Date(record.updated_at).toISOString();
+    serialized.revision = Number(column('revision'));
+    serialized.created_at = new Date(column('created_at') as Date).toISOString();
+    serialized.updated_at = new Date(column('updated_at') as Date).toISOString();
     return serialized;
+}
+
+/**
+ * A record as the API shows it: its declared fields and the system fields, never the tenant
+ * column nor internal ones; then whatever other plugins' extensions add (a gallery item's URL).
+ */
+export function serializeRecord(resource: ResourceDeclaration, record: ResourceRecord, extensions?: RecordExtensions): SerializedRecord {
+
+    const serialized = serializedColumns(resource, (name) => record.get(name));
+    return extensions ? extensions.serialize(resource.name, record, serialized) : serialized;
+}
+
+/**
+ * A row read with `raw: true`, as serializeRecord shows its record, without extensions: what an
+ * export shows (the declared fields) without building a model instance for each of many rows.
+ */
+export function serializeRow(resource: ResourceDeclaration, row: Readonly<Record<string, unknown>>): SerializedRecord {
+
+    return serializedColumns(resource, (name) => row[name]);
 }
 
 /** The sort value of a record as a cursor keeps it. */

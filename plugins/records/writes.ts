@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 
-import { recordChange } from '../../lib/change-events';
+import { openFamilyChangeLog, type ChangeBus, type FamilyChangeLog } from '../../lib/change-bus';
 import { apiError } from '../../lib/errors';
 import { recordId } from '../../lib/ids';
 import type { Models } from '../../models';
@@ -13,15 +13,21 @@ export interface WriteContext {
     models: Models;
     transaction: RunInTransaction;
     familyLongId: string;
+    /** Where the change events go once their transaction commits (the stream, webhooks). */
+    changeBus: ChangeBus;
 }
 
-/** A reference must name an existing record of the same family. */
-async function assertReferencesExist(context: WriteContext, resource: ResourceDeclaration, values: Record<string, unknown>, transaction: Transaction): Promise<void> {
+/** A reference must name an existing record of the same family, never the record itself (nobody is their own parent). */
+async function assertReferencesExist(context: WriteContext, resource: ResourceDeclaration, values: Record<string, unknown>, transaction: Transaction, ownId?: string): Promise<void> {
 
     for (const [name, field] of Object.entries(resource.fields)) {
         const target = values[name];
         if (field.type !== 'reference' || typeof target !== 'string') {
             continue;
+        }
+
+        if (field.references === resource.name && target === ownId) {
+            throw apiError(400, 'invalid_request', `${name}: a ${resource.singular} cannot refer to itself.`);
         }
 
         const found = await context.models.records[field.references!].count({ where: { id: target, family_long_id: context.familyLongId }, transaction });
@@ -42,19 +48,30 @@ function findOwnRecord(context: WriteContext, resource: ResourceDeclaration, id:
 
 const notFound = (resource: ResourceDeclaration, id: string) => apiError(404, 'not_found', `No ${resource.singular} ${id}.`);
 
-export function createRecord(context: WriteContext, resource: ResourceDeclaration, values: Record<string, unknown>): Promise<ResourceRecord> {
+/** What a caller other than the JSON create route adds to a create (the files plugin's uploads). */
+export interface CreateOptions {
+    /** Values the server sets itself (read-only fields, internal columns); never from a request body. */
+    serverValues?: Record<string, unknown>;
+    /** Runs first inside the write transaction; throwing refuses the create (a storage quota, say). */
+    beforeCreate?(transaction: Transaction): Promise<void>;
+}
+
+export function createRecord(context: WriteContext, resource: ResourceDeclaration, values: Record<string, unknown>, options: CreateOptions = {}): Promise<ResourceRecord> {
 
     return context.transaction(async (transaction) => {
 
+        const changeLog = await openFamilyChangeLog(context, transaction);
+        await options.beforeCreate?.(transaction);
         await assertReferencesExist(context, resource, values, transaction);
         const record = await context.models.records[resource.name].create({
             ...values,
+            ...options.serverValues,
             id: recordId(resource.idPrefix),
             family_long_id: context.familyLongId,
             revision: 1
         }, { transaction });
 
-        await recordChange(context.models, transaction, { family_long_id: context.familyLongId, resource: resource.name, action: 'created', record_id: record.id, revision: 1 });
+        await changeLog.record({ resource: resource.name, action: 'created', record_id: record.id, revision: 1 });
         return record;
     });
 }
@@ -63,21 +80,22 @@ export function updateRecord(context: WriteContext, resource: ResourceDeclaratio
 
     return context.transaction(async (transaction) => {
 
+        const changeLog = await openFamilyChangeLog(context, transaction);
         const record = await findOwnRecord(context, resource, id, transaction);
         if (!record) {
             throw notFound(resource, id);
         }
 
-        await assertReferencesExist(context, resource, changes, transaction);
+        await assertReferencesExist(context, resource, changes, transaction, id);
         record.set({ ...changes, revision: record.revision + 1 });
         await record.save({ transaction });
-        await recordChange(context.models, transaction, { family_long_id: context.familyLongId, resource: resource.name, action: 'updated', record_id: record.id, revision: record.revision });
+        await changeLog.record({ resource: resource.name, action: 'updated', record_id: record.id, revision: record.revision });
         return record;
     });
 }
 
 /** Records of other resources that point at a deleted record lose the reference, as an update of their own. */
-async function clearReferencesTo(context: WriteContext, deleted: ResourceDeclaration, id: string, transaction: Transaction): Promise<void> {
+async function clearReferencesTo(context: WriteContext, deleted: ResourceDeclaration, id: string, transaction: Transaction, changeLog: FamilyChangeLog): Promise<void> {
 
     for (const name of resourceNames) {
         for (const [field, declaration] of Object.entries(resources[name].fields)) {
@@ -89,23 +107,26 @@ async function clearReferencesTo(context: WriteContext, deleted: ResourceDeclara
             for (const record of referring) {
                 record.set({ [field]: null, revision: record.revision + 1 });
                 await record.save({ transaction });
-                await recordChange(context.models, transaction, { family_long_id: context.familyLongId, resource: name, action: 'updated', record_id: record.id, revision: record.revision });
+                await changeLog.record({ resource: name, action: 'updated', record_id: record.id, revision: record.revision });
             }
         }
     }
 }
 
-export function deleteRecord(context: WriteContext, resource: ResourceDeclaration, id: string): Promise<void> {
+/** Deletes the record with its change event; resolves with the deleted record once committed. */
+export function deleteRecord(context: WriteContext, resource: ResourceDeclaration, id: string): Promise<ResourceRecord> {
 
     return context.transaction(async (transaction) => {
 
+        const changeLog = await openFamilyChangeLog(context, transaction);
         const record = await findOwnRecord(context, resource, id, transaction);
         if (!record) {
             throw notFound(resource, id);
         }
 
-        await clearReferencesTo(context, resource, id, transaction);
+        await clearReferencesTo(context, resource, id, transaction, changeLog);
         await record.destroy({ transaction });
-        await recordChange(context.models, transaction, { family_long_id: context.familyLongId, resource: resource.name, action: 'deleted', record_id: id, revision: record.revision + 1 });
+        await changeLog.record({ resource: resource.name, action: 'deleted', record_id: id, revision: record.revision + 1 });
+        return record;
     });
 }

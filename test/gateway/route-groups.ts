@@ -6,6 +6,7 @@ import { gatewayPlugin, type GatewayOptions } from '../../gateway';
 import { LastUsedTracker } from '../../gateway/last-used';
 import { loadGatewayConfig } from '../../gateway/policies/load';
 import { gatewayPolicies } from '../../gateway/policy-chain';
+import { UsageMeter } from '../../gateway/usage-meter';
 import { testServer } from '../helpers/server';
 
 export const lab = Lab.script();
@@ -39,7 +40,8 @@ describe('assertRoutesFollowGroups()', () => {
             authEpoch: services.authEpoch,
             lastUsed: new LastUsedTracker(services.models),
             policyStore: services.policyStore,
-            rateLimits: services.rateLimits
+            rateLimits: services.rateLimits,
+            usageMeter: new UsageMeter({ ...services, policies: () => services.policyStore.current() })
         };
     }
 

@@ -1,0 +1,173 @@
+/*
+ * A CSV export of 100,000 persons through real HTTP — the whole gateway, keyset batches of 500
+ * read from the database, the CSV renderer (@json2csv/node's streaming transform), chunked
+ * HTTP — against @json2csv converting the same 100,000 records already held in memory, in one
+ * run, on the embedded SQLite default and on PostgreSQL when it answers on 127.0.0.1.
+ * Targets: the export at least 50% of the in-memory converter's rows/s, and the process's
+ * peak RSS growth during the export under 100 MB (the export must not hold the collection).
+ */
+import { performance } from 'perf_hooks';
+import { Readable, Writable } from 'stream';
+import { pipeline } from 'stream/promises';
+
+import { Transform as Json2CsvTransform } from '@json2csv/node';
+import type { Server } from '@hapi/hapi';
+
+import { persons } from '../models/resources/persons';
+import { columnsOf } from '../plugins/formats/tables';
+import { serializeRecord } from '../plugins/records/serialize';
+import { familyWithKey } from '../test/helpers/server';
+import { collectGarbage, rssPeakSampler } from './lib/memory';
+import { withScratchPostgres } from './lib/postgres';
+import { printMachine, printTable, printTargets, type TargetCheck } from './lib/report';
+import { runScript } from './lib/run';
+import { seedPersons } from './lib/seed';
+import { benchDeployment } from './lib/servers';
+
+const personCount = 100_000;
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const targetRatio = 0.5;
+const targetRssGrowthMb = 100;
+
+interface Run {
+    seconds: number;
+    bytes: number;
+    rows: number;
+    peakRssGrowth?: number;
+}
+
+const megabytes = (bytes: number) => bytes / 1024 / 1024;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const rowsPerSecond = (run: Run) => run.rows / run.seconds;
+const newlines = (chunk: Uint8Array) => chunk.reduce((count, byte) => count + (byte === 0x0a ? 1 : 0), 0);
+
+/** One export over HTTP, the body read and dropped as it arrives, as a client saving it to disk would. */
+async function exportOnce(url: string, key: string): Promise<Run> {
+
+    collectGarbage();
+    const memory = rssPeakSampler();
+    const started = performance.now();
+    const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+    if (response.status !== 200 || !response.body) {
+        throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+    }
+
+    let bytes = 0;
+    let lines = 0;
+    for await (const chunk of response.body) {
+        bytes += chunk.length;
+        lines += newlines(chunk);
+    }
+
+    const seconds = (performance.now() - started) / 1000;
+    return { seconds, bytes, rows: lines, peakRssGrowth: memory.stop() };       // the header ends with the first of `lines` line breaks; the last row has none
+}
+
+/** @json2csv's streaming transform over records already in memory: the converter alone, with the export's columns, BOM and line ends. */
+async function convertInMemory(records: Record<string, unknown>[]): Promise<Run> {
+
+    let bytes = 0;
+    const started = performance.now();
+    await pipeline(
+        Readable.from(records),
+        new Json2CsvTransform({ fields: columnsOf(persons), withBOM: true, eol: '\r\n' }, {}, { objectMode: true }),
+        new Writable({ objectMode: true, write: (chunk: string, _encoding, done) => {
+
+            bytes += Buffer.byteLength(chunk);
+            done();
+        } })
+    );
+
+    return { seconds: (performance.now() - started) / 1000, bytes, rows: records.length };
+}
+
+interface DatabaseResult {
+    database: string;
+    exports: Run[];
+    inMemory?: Run[];
+}
+
+async function measureDatabase(database: string, databaseUrl: string | undefined, convertToo: boolean): Promise<DatabaseResult> {
+
+    const server: Server = await benchDeployment({ env: databaseUrl ? { DATABASE_URL: databaseUrl } : {} });
+    try {
+        const { familyLongId, key } = await familyWithKey(server);
+        process.stderr.write(`${database}: seeding ${personCount} persons\n`);
+        await seedPersons(server, familyLongId, personCount);
+        const url = `${server.info.uri}/api/v1/persons?format=csv`;
+
+        await exportOnce(`${url}&limit=10000`, key);                 // warm-up: JIT, database caches
+        const exports: Run[] = [];
+        for (let run = 0; run < runs; run++) {
+            process.stderr.write(`${database}: export ${run + 1} of ${runs}\n`);
+            const measured = await exportOnce(url, key);
+            if (measured.rows !== personCount) {
+                throw new Error(`the export held ${measured.rows} rows, not ${personCount}`);
+            }
+
+            exports.push(measured);
+        }
+
+        if (!convertToo) {
+            return { database, exports };
+        }
+
+        const records = (await server.app.services.models.records.persons.findAll({ where: { family_long_id: familyLongId }, order: [['created_at', 'ASC'], ['id', 'ASC']] }))
+            .map((record) => serializeRecord(persons, record));
+        await convertInMemory(records.slice(0, 10_000));               // warm-up
+        const inMemory: Run[] = [];
+        for (let run = 0; run < runs; run++) {
+            inMemory.push(await convertInMemory(records));
+        }
+
+        return { database, exports, inMemory };
+    }
+    finally {
+        await server.stop();
+    }
+}
+
+async function csvExport(): Promise<void> {
+
+    printMachine(`csv-export: ${personCount.toLocaleString('en')} persons as CSV over HTTP vs @json2csv in memory`);
+    process.stdout.write(`${runs} measured runs of each after a warm-up; medians shown; RSS growth is the process's peak during one export over its RSS at the start\n`);
+
+    const results = [await measureDatabase('sqlite', undefined, true)];
+    const postgres = await withScratchPostgres((url) => measureDatabase('postgresql', url, false));
+    if (postgres) {
+        results.push(postgres);
+    }
+    else {
+        process.stdout.write('PostgreSQL does not answer on 127.0.0.1: measured SQLite only.\n');
+    }
+
+    const inMemory = results[0].inMemory!;
+    const baselineRate = median(inMemory.map(rowsPerSecond));
+    const row = (scenario: string, measured: Run[]) => {
+
+        const rate = median(measured.map(rowsPerSecond));
+        const growth = measured.some((run) => run.peakRssGrowth !== undefined) ? `${megabytes(Math.max(...measured.map((run) => run.peakRssGrowth ?? 0))).toFixed(0)}` : '—';
+        return [scenario, median(measured.map((run) => run.seconds)).toFixed(2), rate.toFixed(0), `${(100 * rate / baselineRate).toFixed(0)}%`, megabytes(measured[0].bytes).toFixed(1), growth];
+    };
+
+    process.stdout.write('\n');
+    printTable([
+        ['scenario', 'seconds', 'rows/s', 'vs in-memory', 'CSV MB', 'peak RSS growth MB'],
+        ['@json2csv in memory (records already loaded)', ...row('', inMemory).slice(1)],
+        ...results.map((result) => row(`${result.database}: GET /api/v1/persons?format=csv`, result.exports))
+    ]);
+
+    const targets: TargetCheck[] = results.flatMap((result) => {
+
+        const ratio = median(result.exports.map(rowsPerSecond)) / baselineRate;
+        const growth = megabytes(Math.max(...result.exports.map((run) => run.peakRssGrowth ?? 0)));
+        return [
+            { target: `${result.database}: export at least ${100 * targetRatio}% of the in-memory rows/s`, measured: `${(100 * ratio).toFixed(0)}%`, met: ratio >= targetRatio },
+            { target: `${result.database}: peak RSS growth under ${targetRssGrowthMb} MB`, measured: `${growth.toFixed(0)} MB`, met: growth < targetRssGrowthMb }
+        ];
+    });
+
+    printTargets(targets);
+}
+
+runScript(csvExport);

@@ -1,0 +1,167 @@
+import Cron, { type ScheduledTask } from 'node-cron';
+import { Op, type Sequelize } from 'sequelize';
+
+import type { Log } from '../lib/logger';
+import type { Models } from '../models';
+import type { StatusClass } from '../models/usage-counter';
+import type { RunInTransaction } from '../plugins/records/writes';
+import type { Policies } from './policies/types';
+
+/** One API request as the gateway saw it. */
+export interface MeteredRequest {
+    keyId: string;
+    familyLongId: string;
+    routeGroup: string;
+    /** Method and path template: `GET /api/v1/persons/{id}`. */
+    route: string;
+    statusCode: number;
+    at?: number;
+}
+
+interface Count {
+    hour: number;
+    keyId: string;
+    familyLongId: string;
+    routeGroup: string;
+    route: string;
+    statusClass: StatusClass;
+    requests: number;
+}
+
+const hourMs = 3_600_000;
+// Rows per INSERT: seven values each stays far below SQLite's and PostgreSQL's parameter limits.
+const rowsPerStatement = 500;
+
+/** UTC hours since 1970-01-01: the unit of the usage counters. */
+export function hourOf(ms: number): number {
+
+    return Math.floor(ms / hourMs);
+}
+
+export function statusClassOf(statusCode: number): StatusClass {
+
+    return `${Math.min(5, Math.max(2, Math.floor(statusCode / 100)))}xx` as StatusClass;
+}
+
+export interface UsageMeterOptions {
+    models: Models;
+    sequelize: Sequelize;
+    transaction: RunInTransaction;
+    policies: () => Policies;
+    log: Log;
+}
+
+/**
+ * Counts API requests without a database write per request: counts add up in memory
+ * and every flush interval (policies/usage.yaml) one statement per few hundred counters
+ * adds them to `usage_counters`. The statement adds to what is stored, so any number
+ * of instances flush their own counts and the totals stay exact; a crash loses at most
+ * one interval. Counts older than the retention are deleted on a cron schedule.
+ */
+export class UsageMeter {
+    private pending = new Map<string, Count>();
+    private timer?: NodeJS.Timeout;
+    private cleanup?: ScheduledTask;
+    private flushing: Promise<void> = Promise.resolve();
+
+    constructor(private readonly options: UsageMeterOptions) {}
+
+    count(request: MeteredRequest): void {
+
+        this.add({
+            hour: hourOf(request.at ?? Date.now()),
+            keyId: request.keyId,
+            familyLongId: request.familyLongId,
+            routeGroup: request.routeGroup,
+            route: request.route,
+            statusClass: statusClassOf(request.statusCode),
+            requests: 1
+        });
+    }
+
+    start(): void {
+
+        this.scheduleFlush();
+        this.cleanup = Cron.schedule(this.options.policies().usage.cleanup_schedule, () => void this.deleteExpired().catch((error: Error) => {
+
+            this.options.log(['usage', 'error'], `deleting old usage counts failed: ${error.message}`);
+        }));
+    }
+
+    async stop(): Promise<void> {
+
+        clearTimeout(this.timer);
+        this.timer = undefined;
+        this.cleanup?.stop();
+        await this.flush();
+    }
+
+    /** Writes the counts so far. Flushes run one at a time; a failed one keeps its counts for the next. */
+    flush(): Promise<void> {
+
+        this.flushing = this.flushing.then(() => this.writePending());
+        return this.flushing;
+    }
+
+    /** Deletes counts older than the policy's retention. */
+    async deleteExpired(now = Date.now()): Promise<number> {
+
+        const oldestKept = hourOf(now) - this.options.policies().usage.retention_days * 24;
+        return this.options.models.UsageCounter.destroy({ where: { hour: { [Op.lt]: oldestKept } } });
+    }
+
+    // The interval is read from the policies at every flush, so a reload changes it.
+    private scheduleFlush(): void {
+
+        this.timer = setTimeout(() => {
+
+            void this.flush().finally(() => {
+
+                if (this.timer) {
+                    this.scheduleFlush();
+                }
+            });
+        }, this.options.policies().usage.flush_interval_seconds * 1000);
+        this.timer.unref();
+    }
+
+    private async writePending(): Promise<void> {
+
+        if (this.pending.size === 0) {
+            return;
+        }
+
+        const batch = [...this.pending.values()];
+        this.pending = new Map();
+        try {
+            await this.options.transaction(async (transaction) => {
+
+                for (let start = 0; start < batch.length; start += rowsPerStatement) {
+                    const rows = batch.slice(start, start + rowsPerStatement);
+                    await this.options.sequelize.query(
+                        'INSERT INTO usage_counters (hour, key_id, route_group, route, status_class, family_long_id, requests) VALUES ' +
+                        rows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ') +
+                        ' ON CONFLICT (hour, key_id, route_group, route, status_class) DO UPDATE SET requests = usage_counters.requests + excluded.requests',
+                        { replacements: rows.flatMap((row) => [row.hour, row.keyId, row.routeGroup, row.route, row.statusClass, row.familyLongId, row.requests]), transaction }
+                    );
+                }
+            });
+        }
+        catch (error) {
+            batch.forEach((count) => this.add(count));
+            this.options.log(['usage', 'error'], `writing usage counts failed, kept for the next flush: ${(error as Error).message}`);
+        }
+    }
+
+    private add(count: Count): void {
+
+        const id = [count.hour, count.keyId, count.routeGroup, count.route, count.statusClass].join('\n');
+        const pending = this.pending.get(id);
+        if (pending) {
+            pending.requests += count.requests;
+        }
+        else {
+            this.pending.set(id, { ...count });
+        }
+    }
+}

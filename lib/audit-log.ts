@@ -1,0 +1,66 @@
+import type { Request } from '@hapi/hapi';
+
+import type { Models } from '../models';
+
+/** Where a request came from, as the audit log (and the hosted site's sessions) record it. */
+export function clientOf(request: Request): { ip: string; userAgent: string | null } {
+
+    const userAgent = request.headers['user-agent'] as string | undefined;
+    return { ip: request.info.remoteAddress, userAgent: userAgent ? userAgent.slice(0, 300) : null };
+}
+
+/** Every action the audit log records, with how the audit page names it. */
+export const auditActions = {
+    'session.sign_in': 'Signed in',
+    'session.sign_out': 'Signed out',
+    'two_factor.enable': 'Turned on two-factor sign-in',
+    'two_factor.disable': 'Turned off two-factor sign-in',
+    'two_factor.recovery_code_used': 'Signed in with a recovery code',
+    'api.enable': 'Turned on API access',
+    'api.disable': 'Turned off API access',
+    'api_key.create': 'Created an API key',
+    'api_key.change_scopes': 'Changed an API key\'s scopes',
+    'api_key.revoke': 'Revoked an API key',
+    'webhook.create': 'Added a webhook endpoint',
+    'webhook.rotate_secret': 'Rotated a webhook secret',
+    'webhook.disable': 'Disabled a webhook endpoint',
+    'webhook.enable': 'Enabled a webhook endpoint',
+    'webhook.delete': 'Deleted a webhook endpoint',
+    'webhook.redeliver': 'Redelivered a webhook event',
+    'webhook.test': 'Sent a test event to a webhook endpoint',
+    'family.suspend': 'Suspended a family\'s API',
+    'family.unsuspend': 'Unsuspended a family\'s API'
+} as const;
+
+export type AuditAction = keyof typeof auditActions;
+
+export interface AuditEntry {
+    action: AuditAction;
+    familyLongId?: string | null;
+    target?: string | null;
+    detail?: string | null;
+    /** Who acted, when nobody is signed in yet (sign-in); otherwise the signed-in user. */
+    actor?: { id: string | null; email: string | null };
+}
+
+/**
+ * Records who did what, when and from where: the hosted site's pages and the webhooks
+ * plugin's JSON routes alike. The actor is the `site-session` user unless given.
+ */
+export async function audit(models: Models, request: Request, entry: AuditEntry): Promise<void> {
+
+    const user = (request.auth.credentials as { user?: { id?: string; email?: string } } | null)?.user;
+    const actor = entry.actor ?? { id: user?.id ?? null, email: user?.email ?? null };
+    const { ip, userAgent } = clientOf(request);
+    await models.AuditEvent.create({
+        occurred_at: new Date(),
+        actor_id: actor.id,
+        actor_email: actor.email,
+        action: entry.action,
+        family_long_id: entry.familyLongId ?? null,
+        target: entry.target ?? null,
+        detail: entry.detail ?? null,
+        ip,
+        user_agent: userAgent
+    });
+}

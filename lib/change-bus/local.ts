@@ -1,0 +1,32 @@
+import type { Log } from '../logger';
+import { ChangeListeners, type ChangeBatch, type ChangeBus, type ChangeListener } from './bus';
+
+/** One process (the embedded default): batches go straight to this process's listeners. */
+export class LocalChangeBus implements ChangeBus {
+    private readonly listeners: ChangeListeners;
+
+    constructor(log: Log) {
+
+        this.listeners = new ChangeListeners(log);
+    }
+
+    publish(batch: ChangeBatch): void {
+
+        this.listeners.deliver(batch);
+    }
+
+    subscribe(listener: ChangeListener, onMissed?: () => void): Promise<() => void> {
+
+        return Promise.resolve(this.listeners.add(listener, onMissed));
+    }
+
+    listenerCount(): number {
+
+        return this.listeners.size;
+    }
+
+    close(): Promise<void> {
+
+        return Promise.resolve();
+    }
+}

@@ -1,0 +1,109 @@
+import Crypto from 'crypto';
+import Fs from 'fs';
+import Path from 'path';
+import type { Readable } from 'stream';
+
+import { BlobNotFoundError, contentKey, isContentKey, type ByteRange, type FileStorage, type StoredBlob } from '.';
+
+// Family documents are private: only the service's own user reads them.
+const FILE_MODE = 0o600;
+
+/**
+ * Blobs as files under one directory, named by their SHA-256 (`ab/cd/<sha256>`). A blob is
+ * written to a temporary file beside its final name, flushed to disk, then renamed into
+ * place: rename is atomic, so after a crash a blob is either whole or absent (at worst a
+ * `*.tmp` file is left over, which no key can name).
+ */
+export class LocalDiskStorage implements FileStorage {
+
+    constructor(private readonly root: string) {}
+
+    async put(data: Buffer): Promise<StoredBlob> {
+
+        const sha256 = Crypto.createHash('sha256').update(data).digest('hex');
+        const blob = { key: contentKey(sha256), size: data.length, sha256 };
+        if ((await this.stat(blob.key))?.size === data.length) {
+            return blob;
+        }
+
+        const path = this.pathOf(blob.key);
+        const directory = Path.dirname(path);
+        await Fs.promises.mkdir(directory, { recursive: true });
+        const temporary = `${path}.${Crypto.randomBytes(6).toString('hex')}.tmp`;
+        try {
+            const file = await Fs.promises.open(temporary, 'wx', FILE_MODE);
+            try {
+                await file.writeFile(data);
+                await file.sync();
+            }
+            finally {
+                await file.close();
+            }
+
+            await Fs.promises.rename(temporary, path);
+        }
+        catch (error) {
+            await Fs.promises.rm(temporary, { force: true });
+            throw error;
+        }
+
+        await syncDirectory(directory);
+        return blob;
+    }
+
+    async open(key: string, range?: ByteRange): Promise<Readable> {
+
+        let file: Fs.promises.FileHandle;
+        try {
+            file = await Fs.promises.open(this.pathOf(key), 'r');
+        }
+        catch (error) {
+            throw isMissing(error) ? new BlobNotFoundError(key) : error;
+        }
+
+        // Opened first, so a missing blob is a rejection here rather than an error event mid-response.
+        return file.createReadStream(range ? { start: range.start, end: range.end } : {});
+    }
+
+    async stat(key: string): Promise<{ size: number } | null> {
+
+        try {
+            return { size: (await Fs.promises.stat(this.pathOf(key))).size };
+        }
+        catch (error) {
+            if (isMissing(error)) {
+                return null;
+            }
+
+            throw error;
+        }
+    }
+
+    async remove(key: string): Promise<void> {
+
+        await Fs.promises.rm(this.pathOf(key), { force: true });
+    }
+
+    private pathOf(key: string): string {
+
+        if (!isContentKey(key)) {
+            throw new Error(`Not a storage key: ${JSON.stringify(key)}`);
+        }
+
+        return Path.join(this.root, ...key.split('/'));
+    }
+}
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/** Makes the rename itself durable: without it a power cut could forget the new name. */
+async function syncDirectory(directory: string): Promise<void> {
+
+    const handle = await Fs.promises.open(directory, 'r');
+    try {
+        await handle.sync();
+    }
+    finally {
+        await handle.close();
+    }
+}

@@ -1,0 +1,37 @@
+import type { ErrorCode } from '../../lib/errors';
+
+/*
+ * What each stable error code means, for the Error schema and the reference page.
+ * Keyed by ErrorCode, so a code added to lib/errors.ts does not compile until it is
+ * described here.
+ */
+export const errorCodes: Readonly<Record<ErrorCode, { status: number; when: string }>> = {
+    invalid_key: { status: 401, when: 'Missing, malformed, unknown or revoked API key (with WWW-Authenticate: Bearer).' },
+    plan_not_eligible: { status: 403, when: 'The family\'s plan has no API access (Lite).' },
+    api_not_enabled: { status: 403, when: 'A family manager has not enabled the API.' },
+    family_suspended: { status: 403, when: 'A super-admin suspended the family\'s API.' },
+    resource_scope: { status: 403, when: 'The resource is outside the key\'s resource scopes.' },
+    operation_scope: { status: 403, when: 'The request needs an operation outside the key\'s operation scopes.' },
+    not_found: { status: 404, when: 'Unknown id, or a record of another family (never which).' },
+    invalid_request: { status: 400, when: 'Bad query, body, field, sort key, filter, format or cursor; the message names the problem.' },
+    too_large: { status: 413, when: 'The body is larger than the route accepts.' },
+    unsupported_media_type: { status: 415, when: 'The body is not of a type the route accepts.' },
+    rate_limited: { status: 429, when: 'Over the plan\'s rate limit (with Retry-After and RateLimit headers).' },
+    quota_exceeded: { status: 413, when: 'The upload would take the family over its plan\'s storage quota.' },
+    invalid_signature: { status: 403, when: 'A signed file URL was altered.' },
+    url_expired: { status: 403, when: 'A signed file URL is past its expiry: ask the API for a fresh one.' },
+    unauthorized: { status: 401, when: 'Hosted site: not signed in.' },
+    forbidden: { status: 403, when: 'Hosted site: signed in without the role.' },
+    conflict: { status: 409, when: 'The change conflicts with the current state.' },
+    method_not_allowed: { status: 405, when: 'The path does not take this method.' },
+    internal_error: { status: 500, when: 'An unexpected failure; the details are logged, never shown.' }
+};
+
+/** The errors each gateway policy answers; a policy missing here stops the reference from being built. */
+export const policyErrors: Readonly<Record<string, readonly ErrorCode[]>> = {
+    'plan-gate': ['plan_not_eligible', 'api_not_enabled'],
+    'family-suspension': ['family_suspended'],
+    'rate-limit': ['rate_limited'],
+    'resource-scope': ['resource_scope'],
+    'operation-scope': ['operation_scope']
+};

@@ -1,0 +1,42 @@
+import type { HeaderObject, Reference, ResponseObject } from './openapi-types';
+import type { RouteFacts } from './route-facts';
+
+const text = { type: 'string' };
+const seconds = { type: 'integer', minimum: 0 };
+
+/** The response headers the family API sends, as components.headers. */
+export const responseHeaders = {
+    'RateLimit-Policy': { description: 'Every rate-limit policy that applies (draft-ietf-httpapi-ratelimit-headers): `"key";q=600;w=60, "family";q=1200;w=60` is a quota q per window w seconds, per key and per family.', schema: text },
+    'RateLimit': { description: 'The tightest policy now: `"key";r=12;t=30` is r requests remaining, t seconds until the window resets.', schema: text },
+    'RateLimit-Limit': { description: 'The tightest policy\'s quota (older drafts of the RateLimit headers).', schema: seconds },
+    'RateLimit-Remaining': { description: 'Requests left in the tightest policy\'s window.', schema: seconds },
+    'RateLimit-Reset': { description: 'Seconds until the tightest policy\'s window resets.', schema: seconds },
+    'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: seconds },
+    'WWW-Authenticate': { description: '`Bearer realm="family-records"`: send an API key.', required: true, schema: text },
+    'Link': { description: '`<url>; rel="next"` when there is a next page: the same query with its cursor.', schema: text },
+    'Location': { description: 'The URL of the created record.', required: true, schema: text },
+    'Content-Disposition': { description: 'For exports (a `format` other than json): `attachment` (`inline` for HTML) with a file name naming the family, the resource and the date.', schema: text }
+} as const satisfies Record<string, HeaderObject>;
+
+export type HeaderName = keyof typeof responseHeaders;
+
+/** The headers of the rate-limit policy, on every response it has seen. */
+export const rateLimitHeaderNames: readonly HeaderName[] = ['RateLimit-Policy', 'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+/** References to components.headers, ready for a response's `headers`. */
+export function headerRefs(names: readonly HeaderName[]): Record<string, Reference> {
+
+    return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+/** A route whose gateway chain limits rates sends the rate-limit headers with its responses. */
+function limitsRates(facts: RouteFacts): boolean {
+
+    return facts.secured && facts.group.policies.some((policy) => policy.enabled && policy.name === 'rate-limit');
+}
+
+/** The response, with the rate-limit headers when the route limits rates. */
+export function withRateLimitHeaders(facts: RouteFacts, response: ResponseObject): ResponseObject {
+
+    return limitsRates(facts) ? { ...response, headers: { ...headerRefs(rateLimitHeaderNames), ...response.headers } } : response;
+}

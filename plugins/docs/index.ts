@@ -1,0 +1,100 @@
+import Crypto from 'crypto';
+import Fs from 'fs';
+import Path from 'path';
+
+import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
+import Joi from 'joi';
+
+import type { GatewayConfig, Policies } from '../../gateway/policies/types';
+import { projectRoot } from '../../lib/config';
+import { openApiDocument } from './openapi-document';
+import { referencePage } from './reference-page';
+import './route-metadata';
+
+export interface DocsOptions {
+    /** The gateway's route groups: the reference documents every route under their paths. */
+    gateway: GatewayConfig;
+    /** The current policies (scopes.yaml's query_operations, the aggregate resource). */
+    policies: () => Policies;
+    publicBaseUrl: string;
+}
+
+const optionsSchema = Joi.object({
+    gateway: Joi.object({ routeGroups: Joi.array().required() }).unknown().required(),
+    policies: Joi.function().required(),
+    publicBaseUrl: Joi.string().uri().required()
+});
+
+/** Listed in gateway.yaml's public_paths: the reference is readable without a key. */
+const documentPath = '/api/v1/openapi.json';
+const pagePath = '/docs';
+const cacheSeconds = 300;
+
+interface Served {
+    body: string;
+    type: string;
+    etag: string;
+}
+
+const served = (body: string, type: string): Served => ({ body, type, etag: Crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27) });
+
+/**
+ * The API reference: the OpenAPI 3.1 document at /api/v1/openapi.json and the same
+ * as a page at /docs. Both are generated once, at start-up, when every plugin's
+ * routes are registered; clients revalidate them with the ETag.
+ */
+export const docsPlugin: Plugin<DocsOptions> = {
+    name: 'docs',
+    register(server, options) {
+
+        Joi.assert(options, optionsSchema, 'docs plugin options');
+        const pkg = JSON.parse(Fs.readFileSync(Path.join(projectRoot, 'package.json'), 'utf8')) as { version: string; description: string };
+        let reference: { document: Served; page: Served } | undefined;
+
+        server.ext('onPreStart', () => {
+
+            const document = openApiDocument(server.table(), {
+                gateway: options.gateway,
+                scopes: options.policies().scopes,
+                publicBaseUrl: options.publicBaseUrl,
+                title: 'Family Records API',
+                version: pkg.version,
+                description: pkg.description
+            });
+
+            reference = {
+                document: served(JSON.stringify(document), 'application/json; charset=utf-8'),
+                page: served(referencePage(document, documentPath), 'text/html; charset=utf-8')
+            };
+        });
+
+        const serve = (pick: (generated: NonNullable<typeof reference>) => Served) => (_request: Request, h: ResponseToolkit) => {
+
+            const { body, type, etag } = pick(reference!);
+            return h.response(body).type(type).etag(etag);
+        };
+
+        const cache = { privacy: 'public', expiresIn: cacheSeconds * 1000 } as const;
+        server.route([
+            {
+                method: 'GET',
+                path: documentPath,
+                handler: serve((generated) => generated.document),
+                options: {
+                    auth: false,
+                    cache,
+                    tags: ['api', 'reference'],
+                    description: 'This reference, as an OpenAPI 3.1 document',
+                    notes: 'Public: no API key needed. The same reference for people is at /docs.',
+                    plugins: { docs: { responses: { 200: { description: 'The OpenAPI document.', content: { 'application/json': { schema: { type: 'object' } } } } } } }
+                }
+            },
+            {
+                method: 'GET',
+                path: pagePath,
+                handler: serve((generated) => generated.page),
+                options: { auth: false, cache, description: 'The API reference for people' }
+            }
+        ]);
+    }
+};

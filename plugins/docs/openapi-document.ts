@@ -1,0 +1,71 @@
+import type { RequestRoute } from '@hapi/hapi';
+
+import type { GatewayConfig, ScopesPolicy } from '../../gateway/policies/types';
+import { groupOfPath } from '../../gateway/route-groups';
+import { resourceNames, resources, type ResourceName } from '../../models/resources';
+import { errorSchema } from './error-responses';
+import { responseHeaders } from './headers';
+import type { OpenApiDocument } from './openapi-types';
+import { operationOf } from './operation';
+import { recordSchemas } from './record-schemas';
+import { routeFacts } from './route-facts';
+import { authSchemeOf } from './security';
+
+export interface ReferenceContext {
+    gateway: GatewayConfig;
+    scopes: ScopesPolicy;
+    publicBaseUrl: string;
+    title: string;
+    version: string;
+    description: string;
+}
+
+const introduction = [
+    'Every request of the family API needs `Authorization: Bearer <API key>`. A key reaches one family, chosen resources and chosen operations:',
+    'each operation names the operation scopes it needs in `x-required-operations`, and so does each query parameter that needs more (`search`, `sort`, `filter[…]`).',
+    'Errors are JSON with a stable `code` (schema `Error`). Rate limits come from the family\'s plan; responses carry the RateLimit headers.',
+    'This document is generated when the server starts, from its routes, their validation and the resource declarations.'
+].join(' ');
+
+const methodOrder = ['get', 'post', 'put', 'patch', 'delete'];
+
+function byPathThenMethod(one: RequestRoute, other: RequestRoute): number {
+
+    return one.path.localeCompare(other.path) || methodOrder.indexOf(one.method) - methodOrder.indexOf(other.method);
+}
+
+/**
+ * The OpenAPI 3.1 document of every route under a gateway route group's paths,
+ * generated from the routes themselves (server.table()) and the resource declarations.
+ * Tags follow the declaration order of the resources, then first use.
+ */
+export function openApiDocument(routes: RequestRoute[], context: ReferenceContext): OpenApiDocument {
+
+    const paths: OpenApiDocument['paths'] = {};
+    const tags = new Set<string>(resourceNames);
+    for (const route of [...routes].sort(byPathThenMethod)) {
+        const group = groupOfPath(route.path, context.gateway);
+        if (!group || route.method === '*') {
+            continue;
+        }
+
+        const facts = routeFacts(route, group);
+        (paths[facts.path] ??= {})[facts.method] = operationOf(facts, context.scopes);
+        facts.tags.forEach((tag) => tags.add(tag));
+    }
+
+    const used = new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((operation) => operation.tags)));
+
+    return {
+        openapi: '3.1.0',
+        info: { title: context.title, version: context.version, description: `${context.description}\n\n${introduction}` },
+        servers: [{ url: context.publicBaseUrl }],
+        tags: [...tags].filter((name) => used.has(name)).map((name) => ({ name, ...(name in resources ? { description: resources[name as ResourceName].description } : {}) })),
+        paths,
+        components: {
+            schemas: { Error: errorSchema, ...recordSchemas() },
+            headers: responseHeaders,
+            securitySchemes: Object.fromEntries(context.gateway.routeGroups.map((group) => [group.name, authSchemeOf(group).securityScheme]))
+        }
+    };
+}

@@ -1,0 +1,95 @@
+import type { ScopesPolicy } from '../../gateway/policies/types';
+import { parameterOperations } from '../../gateway/scopes';
+import { errorResponses } from './error-responses';
+import type { NamedSchema } from './json-schema';
+import type { OperationObject, ParameterObject, RequestBodyObject } from './openapi-types';
+import type { RouteFacts } from './route-facts';
+import { successResponses } from './success-responses';
+
+/** Descriptions of the list query parameters, for those whose joi schema carries none. */
+const queryParameterTexts: Readonly<Record<string, string>> = {
+    format: 'The response format. Errors are JSON whatever format is asked for.',
+    search: 'Free text: every word must appear in some searchable field (case-insensitive).',
+    sort: 'The field to order by (default `created_at`).',
+    direction: '`asc` (default) or `desc`; empty values sort last either way.',
+    limit: 'How many records: the size of a page of a JSON list, or a cap on what an export (any other `format`) streams.',
+    cursor: 'Where the previous page ended: its `meta.next_cursor` (or its `Link` header). Keep the rest of the query the same.'
+};
+
+function queryParameterText(parameter: NamedSchema): string | undefined {
+
+    const filtered = /^filter\[(.+)\]$/.exec(parameter.name)?.[1];
+    if (filtered) {
+        return `Only records whose \`${filtered}\` is exactly this value.${parameter.description ? ` ${parameter.description}` : ''}`;
+    }
+
+    return parameter.description ?? queryParameterTexts[parameter.name];
+}
+
+/** The parameter's description, saying which other parameters change its rules. */
+function describedParameter(parameter: NamedSchema): string | undefined {
+
+    const text = queryParameterText(parameter);
+    const dependsOn = parameter.dependsOn?.map((name) => `\`${name}\``).join(' and ');
+    return dependsOn ? `${text ?? ''} Its rules depend on ${dependsOn}.`.trim() : text;
+}
+
+function queryParameter(parameter: NamedSchema, scopes: ScopesPolicy): ParameterObject {
+
+    const operations = parameterOperations(parameter.name, scopes);
+    const description = describedParameter(parameter);
+    return {
+        name: parameter.name,
+        in: 'query',
+        required: parameter.required,
+        ...(description ? { description } : {}),
+        schema: parameter.schema,
+        ...(operations.length > 0 ? { 'x-required-operations': operations } : {})
+    };
+}
+
+function pathParameter({ name, description, schema }: NamedSchema): ParameterObject {
+
+    return { name, in: 'path', required: true, ...(description ? { description } : {}), schema };
+}
+
+const sizeInWords = (bytes: number) => (bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
+
+function requestBody(body: NonNullable<RouteFacts['body']>): RequestBodyObject {
+
+    return {
+        required: body.required,
+        ...(body.maxBytes ? { description: `At most ${sizeInWords(body.maxBytes)}.` } : {}),
+        content: Object.fromEntries(body.mediaTypes.map((mediaType) => [mediaType, { schema: body.schema }]))
+    };
+}
+
+const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** `GET /persons/{id}` → `getPersonsById`: unique, because method and path are. */
+function operationId(facts: RouteFacts): string {
+
+    const words = facts.relativePath.split('/').filter(Boolean).flatMap((segment) => {
+
+        const parameter = /^\{(\w+)\}$/.exec(segment)?.[1];
+        return parameter ? [`By${capitalised(parameter)}`] : segment.split(/[^0-9A-Za-z]+/).filter(Boolean).map(capitalised);
+    });
+
+    return facts.method + words.join('');
+}
+
+/** The OpenAPI operation of one route. */
+export function operationOf(facts: RouteFacts, scopes: ScopesPolicy): OperationObject {
+
+    return {
+        operationId: operationId(facts),
+        ...(facts.description ? { summary: facts.description } : {}),
+        ...(facts.notes ? { description: facts.notes } : {}),
+        tags: facts.tags,
+        security: facts.secured ? [{ [facts.group.name]: [] }] : [],
+        parameters: [...facts.params.map(pathParameter), ...facts.query.map((parameter) => queryParameter(parameter, scopes))],
+        ...(facts.body ? { requestBody: requestBody(facts.body) } : {}),
+        responses: { ...successResponses(facts, scopes.aggregate_resource), ...errorResponses(facts) },
+        ...(facts.gateway ? { 'x-resource': facts.gateway.resource, 'x-required-operations': [facts.gateway.operation] } : {})
+    };
+}

@@ -1,0 +1,60 @@
+import { isWritable, resourceNames, resources, systemFields, type FieldDeclaration, type ResourceDeclaration, type ResourceName } from '../../models/resources';
+import { fieldSchema } from '../records/field-schemas';
+import { jsonSchemaOf } from './json-schema';
+import type { JsonSchema } from './openapi-types';
+
+/** `finance entry` → `FinanceEntry`: the component name of a resource's records. */
+export function recordSchemaName(resource: ResourceDeclaration): string {
+
+    return resource.singular.split(/\s+/).map((word) => word[0].toUpperCase() + word.slice(1)).join('');
+}
+
+export const recordSchemaRef = (name: ResourceName) => ({ $ref: `#/components/schemas/${recordSchemaName(resources[name])}` });
+
+/** Only a field required on create, or one with a default, is never empty. */
+const canBeNull = (field: FieldDeclaration) => !field.required && field.default === undefined;
+
+/** A field as the API returns it: the same JSON Schema its validation has, plus what the declaration says. */
+function fieldProperty(field: FieldDeclaration, system: boolean): JsonSchema {
+
+    const property = jsonSchemaOf(fieldSchema(field));
+    if (!system && canBeNull(field)) {
+        property.type = [property.type, 'null'];
+    }
+
+    return {
+        ...property,
+        ...(system || !isWritable(field) ? { readOnly: true } : {}),
+        ...(field.searchable ? { 'x-searchable': true } : {}),
+        ...(field.sortable ? { 'x-sortable': true } : {}),
+        ...(field.filterable ? { 'x-filterable': true } : {})
+    };
+}
+
+/** A record as every response shows it (plugins/records/serialize.ts): its id, its declared fields, then revision and timestamps. */
+function recordSchema(resource: ResourceDeclaration): JsonSchema {
+
+    const { id, ...otherSystemFields } = systemFields;
+    // A record's id has the shape of a reference to its own resource.
+    const properties: Record<string, JsonSchema> = { id: fieldProperty({ ...id, type: 'reference', references: resource.name }, true) };
+    for (const [name, field] of Object.entries(resource.fields)) {
+        properties[name] = fieldProperty(field, false);
+    }
+
+    for (const [name, field] of Object.entries(otherSystemFields)) {
+        properties[name] = fieldProperty(field, true);
+    }
+
+    return {
+        type: 'object',
+        description: resource.description,
+        properties,
+        required: Object.keys(properties)
+    };
+}
+
+/** The component schema of every resource's records, by component name. */
+export function recordSchemas(): Record<string, JsonSchema> {
+
+    return Object.fromEntries(resourceNames.map((name) => [recordSchemaName(resources[name]), recordSchema(resources[name])]));
+}

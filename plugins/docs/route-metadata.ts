@@ -1,0 +1,19 @@
+import type { ErrorCode } from '../../lib/errors';
+import type { ResponseObject } from './openapi-types';
+
+/** What a route may tell the API reference in `options.plugins.docs`. */
+export interface DocsRouteMetadata {
+    /**
+     * Success responses by status, for a route whose shape the reference cannot
+     * tell from its method, path and resource (a redirect, a file, this document).
+     */
+    responses?: Record<string, ResponseObject>;
+    /** Error codes the handler itself answers beyond those the reference derives (`quota_exceeded` on an upload). */
+    errors?: ErrorCode[];
+}
+
+declare module '@hapi/hapi' {
+    interface PluginSpecificConfiguration {
+        docs?: DocsRouteMetadata;
+    }
+}

@@ -1,0 +1,61 @@
+import Crypto from 'crypto';
+
+import type { Transaction } from 'sequelize';
+
+import type { StoredBlob } from '../../lib/storage';
+import type { FilesContext } from './context';
+import { fileResourceNames } from './context';
+
+// First key of the two-key advisory locks on blobs, so they never meet other advisory locks.
+const BLOB_LOCKS = 0x66726201;
+
+/**
+ * Uploads and removals of one blob take turns until the transaction ends: an upload must
+ * not count on a blob that a deletion is removing. PostgreSQL: an advisory lock keyed by the
+ * blob (records of different families may share one). SQLite has one writer at a time already.
+ */
+async function lockBlob(context: FilesContext, key: string, transaction: Transaction): Promise<void> {
+
+    const sequelize = context.models.Family.sequelize!;
+    if (sequelize.getDialect() !== 'postgres') {
+        return;
+    }
+
+    const blob = Crypto.createHash('sha256').update(key).digest().readInt32BE(0);
+    await sequelize.query('SELECT pg_advisory_xact_lock(:namespace, :blob)', { replacements: { namespace: BLOB_LOCKS, blob }, transaction });
+}
+
+/** Called in an upload's transaction: the blob is there, and stays until this transaction ends. */
+export async function holdBlob(context: FilesContext, blob: StoredBlob, data: Buffer, transaction: Transaction): Promise<void> {
+
+    await lockBlob(context, blob.key, transaction);
+    if (!(await context.storage.stat(blob.key))) {
+        // A deletion removed the last copy between our put() and this transaction.
+        await context.storage.put(data);
+    }
+}
+
+/**
+ * Removes the blob when no record (of any family) holds it any more: after a deletion, or
+ * an upload that was refused. Never throws: the caller's outcome stands, and a blob left
+ * behind costs only disk space, so a failure is logged.
+ */
+export async function releaseBlob(context: FilesContext, key: string): Promise<void> {
+
+    try {
+        await context.transaction(async (transaction) => {
+
+            await lockBlob(context, key, transaction);
+            for (const name of fileResourceNames) {
+                if (await context.models.records[name].count({ where: { storage_key: key }, transaction }) > 0) {
+                    return;
+                }
+            }
+
+            await context.storage.remove(key);
+        });
+    }
+    catch (error) {
+        context.log(['files', 'error'], `could not release stored file ${key}: ${(error as Error).stack ?? error}`);
+    }
+}

@@ -1,0 +1,42 @@
+import type { ByteRange } from '../../lib/storage';
+
+/** The client asked for no bytes of the file: a range starting past its end, or an empty suffix. 416. */
+export const unsatisfiable = Symbol('unsatisfiable');
+
+/**
+ * The one range of `Range: bytes=…` (RFC 9110 §14.1.2) within a file of `size` bytes:
+ * `first-last`, `first-` or `-suffixLength`, the end clamped to the file. Undefined (send
+ * the whole file, as the RFC allows) when the header is malformed or asks for several ranges.
+ */
+export function parseByteRange(header: string, size: number): ByteRange | typeof unsatisfiable | undefined {
+
+    const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+    if (!match || (match[1] === '' && match[2] === '')) {
+        return undefined;
+    }
+
+    if (match[1] === '') {
+        const suffixLength = Number(match[2]);
+        return suffixLength === 0 ? unsatisfiable : { start: Math.max(0, size - suffixLength), end: size - 1 };
+    }
+
+    const start = Number(match[1]);
+    const last = match[2] === '' ? Infinity : Number(match[2]);
+    if (last < start) {
+        return undefined;
+    }
+
+    return start >= size ? unsatisfiable : { start, end: Math.min(last, size - 1) };
+}
+
+/** The range to serve: none when there is no Range header, or when If-Range names another version than `etag`. */
+export function requestedRange(headers: Record<string, unknown>, size: number, etag: string): ByteRange | typeof unsatisfiable | undefined {
+
+    const range = headers.range;
+    const ifRange = headers['if-range'];
+    if (typeof range !== 'string' || (ifRange !== undefined && ifRange !== etag)) {
+        return undefined;
+    }
+
+    return parseByteRange(range, size);
+}

@@ -1,0 +1,27 @@
+import type { Policies } from '../../gateway/policies/types';
+import type { Log } from '../../lib/logger';
+import type { Services } from '../../lib/services';
+import type { FileStorage } from '../../lib/storage';
+import type { Models } from '../../models';
+import { resourceNames, resources } from '../../models/resources';
+import type { RecordsApi } from '../records';
+
+export interface FilesOptions {
+    models: Models;
+    transaction: Services['transaction'];
+    storage: FileStorage;
+    /** Key of the signed file URLs, derived from the master secret for this purpose only. */
+    signingKey: Buffer;
+    publicBaseUrl: string;
+    /** The policies in force: plans (upload limits, quotas) and files (media types, URL lifetimes). */
+    policies: () => Policies;
+    log: Log;
+}
+
+/** What the files plugin's handlers work with: its options and the records plugin's API. */
+export interface FilesContext extends FilesOptions {
+    records: RecordsApi;
+}
+
+/** The resources whose records carry a file (gallery, documents). */
+export const fileResourceNames = resourceNames.filter((name) => resources[name].storesFile);

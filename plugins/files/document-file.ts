@@ -1,0 +1,30 @@
+import type { Request, ResponseToolkit } from '@hapi/hapi';
+
+import { apiCredentials } from '../../gateway/scopes';
+import { apiError } from '../../lib/errors';
+import type { FilesContext } from './context';
+import { signedFileUrl } from './signed-urls';
+
+/**
+ * `GET /api/v1/documents/{id}/file`: a redirect to a signed URL that works for seconds.
+ * The only way to a document's bytes: the key's scopes are checked here, by the gateway,
+ * and the short-lived URL carries no key.
+ */
+export function documentFileHandler(context: FilesContext) {
+
+    return async (request: Request, h: ResponseToolkit) => {
+
+        const id = request.params.id as string;
+        const record = await context.models.records.documents.findOne({ where: { id, family_long_id: apiCredentials(request).family.familyLongId } });
+        if (!record) {
+            throw apiError(404, 'not_found', `No document ${id}.`);
+        }
+
+        if (!record.get('storage_key')) {
+            throw apiError(404, 'not_found', `Document ${id} has no file.`);
+        }
+
+        // Each redirect is fresh: a cached one would point at an expired URL.
+        return h.redirect(signedFileUrl(context, 'documents', record).url).header('cache-control', 'no-store');
+    };
+}

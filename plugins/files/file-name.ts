@@ -1,0 +1,55 @@
+/*
+ * File names come from clients and go back out in Content-Disposition headers, so they
+ * are reduced to something safe to store and to show.
+ */
+
+// Control and invisible formatting characters (a right-to-left override can show
+// `photo\u202Egpj.exe` as `photoexe.jpg`), and line and paragraph separators.
+const invisible = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+// Characters Windows refuses in file names.
+const reservedOnWindows = /[<>:"|?*]/g;
+// Leading dots make hidden files (or `..`); Windows drops trailing dots and spaces.
+const dotsAndSpacesAtEnds = /^[\s.]+|[\s.]+$/gu;
+
+/** Shortens to `maxLength` characters (not UTF-16 units), keeping a short extension. */
+function shorten(name: string, maxLength: number): string {
+
+    const characters = Array.from(name);
+    if (characters.length <= maxLength) {
+        return name;
+    }
+
+    const dot = name.lastIndexOf('.');
+    const extension = dot > 0 ? Array.from(name.slice(dot)) : [];
+    const kept = extension.length > 0 && extension.length <= 16 ? extension : [];
+    return characters.slice(0, maxLength - kept.length).join('') + kept.join('');
+}
+
+/**
+ * The name an uploaded file is kept under: its last path segment only, without invisible
+ * characters or ones Windows refuses, at most `maxLength` characters; letters of every
+ * script stay. `file` when nothing is left.
+ */
+export function sanitizeFileName(name: string, maxLength: number): string {
+
+    const lastSegment = name.split(/[/\\]/).pop() ?? '';
+    const cleaned = lastSegment.normalize('NFC')
+        .replace(invisible, '')
+        .replace(reservedOnWindows, '_')
+        .replace(/\s+/gu, ' ')
+        .replace(dotsAndSpacesAtEnds, '');
+
+    return shorten(cleaned, maxLength).replace(dotsAndSpacesAtEnds, '') || 'file';
+}
+
+const rfc5987 = (text: string) => encodeURIComponent(text).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * `attachment; filename="Zoe.pdf"; filename*=UTF-8''Zo%C3%AB.pdf` (RFC 6266): the UTF-8 name
+ * for browsers, and an ASCII fallback (accents dropped, anything unusual replaced) for the rest.
+ */
+export function contentDisposition(disposition: 'inline' | 'attachment', name: string): string {
+
+    const ascii = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]|["\\%;]/g, '_');
+    return `${disposition}; filename="${ascii}"; filename*=UTF-8''${rfc5987(name)}`;
+}

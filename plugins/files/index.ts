@@ -1,0 +1,120 @@
+import type { Plugin, ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+
+import { resources } from '../../models/resources';
+import { releaseBlob } from './blobs';
+import { fileResourceNames, type FilesContext, type FilesOptions } from './context';
+import { documentFileHandler } from './document-file';
+import { serveFileHandler } from './serve-file';
+import { signedFileUrl } from './signed-urls';
+import { uploadHandler, uploadPayloadSchema } from './upload';
+
+export type { FilesOptions };
+
+const group = 'family-api';
+
+// Room for JSON around the base64 (which is 4/3 of the file) and the record's other fields.
+const ENVELOPE_BYTES = 64 * 1024;
+// Large files on slow connections take a while to arrive (hapi's default is 10 s).
+const UPLOAD_TIMEOUT_MS = 5 * 60 * 1000;
+
+const optionsSchema = Joi.object({
+    signingKey: Joi.binary().min(32).required(),
+    publicBaseUrl: Joi.string().uri({ scheme: ['http', 'https'] }).required()
+}).unknown();
+
+/**
+ * The largest body an upload route accepts: the largest file any plan allows, base64-encoded.
+ * hapi fixes it when the route is defined, so a plan raised later needs a restart to use it all.
+ */
+function maxUploadBodyBytes(context: FilesContext): number {
+
+    const largest = Math.max(0, ...[...context.policies().plans.values()].map((plan) => plan.max_upload_bytes ?? 0));
+    return Math.ceil(largest / 3) * 4 + ENVELOPE_BYTES;
+}
+
+function uploadRoutes(context: FilesContext): ServerRoute[] {
+
+    return fileResourceNames.map((name) => ({
+        method: 'POST',
+        path: `/api/v1/${name}`,
+        handler: uploadHandler(resources[name], context),
+        options: {
+            auth: group,
+            plugins: { gateway: { resource: name, operation: 'create' }, docs: { errors: ['quota_exceeded'] } },
+            tags: ['api', name],
+            description: `Upload a ${resources[name].singular}: the file (base64) and its fields`,
+            payload: { parse: true, allow: 'application/json', maxBytes: maxUploadBodyBytes(context), timeout: UPLOAD_TIMEOUT_MS },
+            validate: { query: Joi.object({}), payload: uploadPayloadSchema(context.records.createPayloadSchema(resources[name])) }
+        }
+    }));
+}
+
+/**
+ * Uploads of gallery items and documents, their storage and quotas, and the signed URLs
+ * that serve them. Builds on the records plugin through `server.plugins.records`.
+ */
+export const filesPlugin: Plugin<FilesOptions> = {
+    name: 'files',
+    dependencies: ['records'],
+    register(server, options) {
+
+        Joi.assert(options, optionsSchema, 'files plugin options');
+        const context: FilesContext = { ...options, records: server.plugins.records };
+
+        server.route(uploadRoutes(context));
+        server.route({
+            method: 'GET',
+            path: '/api/v1/documents/{id}/file',
+            handler: documentFileHandler(context),
+            options: {
+                auth: group,
+                plugins: {
+                    gateway: { resource: 'documents', operation: 'read' },
+                    docs: { responses: { 302: { description: 'The file is at the signed URL in Location, valid for seconds (policies/files.yaml).', headers: { Location: { description: 'Signed URL serving the file.', required: true, schema: { type: 'string', format: 'uri' } } } } } }
+                },
+                tags: ['api', 'documents'],
+                description: 'Download a document\'s file: a redirect to a signed URL valid for seconds',
+                validate: { params: Joi.object({ id: Joi.string().max(64).required() }), query: Joi.object({}) }
+            }
+        });
+        server.route({
+            method: 'GET',
+            path: '/files/{token}',
+            handler: serveFileHandler(context),
+            options: {
+                // The signed URL is the credential.
+                auth: false,
+                description: 'The bytes of a file, through a signed, expiring URL',
+                // Ranges are served straight from storage, not by hapi cutting the whole file.
+                response: { ranges: false },
+                validate: { params: Joi.object({ token: Joi.string().max(1000).required() }) }
+            }
+        });
+
+        for (const name of fileResourceNames) {
+            server.plugins.records.extend(name, {
+                // A file's share of the quota is freed with its record; the blob goes once no record holds it.
+                async afterDelete(record) {
+
+                    const key = record.get('storage_key') as string | null;
+                    if (key) {
+                        await releaseBlob(context, key);
+                    }
+                }
+            });
+        }
+
+        server.plugins.records.extend('gallery', {
+            serialize(record, serialized) {
+
+                // Gallery items made before uploads existed have no file, hence no URL.
+                if (record.get('storage_key')) {
+                    const { url, expiresAt } = signedFileUrl(context, 'gallery', record);
+                    serialized.url = url;
+                    serialized.url_expires_at = expiresAt.toISOString();
+                }
+            }
+        });
+    }
+};

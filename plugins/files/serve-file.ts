@@ -1,0 +1,68 @@
+import type { Request, ResponseToolkit } from '@hapi/hapi';
+
+import { apiError } from '../../lib/errors';
+import { BlobNotFoundError } from '../../lib/storage';
+import type { ResourceName } from '../../models/resources';
+import { requestedRange, unsatisfiable } from './byte-range';
+import { fileResourceNames, type FilesContext } from './context';
+import { contentDisposition } from './file-name';
+import { nowInSeconds, verifyFileToken } from './signed-urls';
+
+const gone = () => apiError(404, 'not_found', 'This file no longer exists.');
+
+/**
+ * `GET /files/{token}`: the bytes of the file a signed URL grants, with its type, ETag
+ * (its SHA-256) and one byte range at most. The URL is the credential: no key is needed,
+ * and it works until it expires (cached privately for no longer than that).
+ */
+export function serveFileHandler(context: FilesContext) {
+
+    return async (request: Request, h: ResponseToolkit) => {
+
+        const now = nowInSeconds();
+        const grant = verifyFileToken(context.signingKey, request.params.token as string, now);
+        if (!fileResourceNames.includes(grant.resource as ResourceName)) {
+            throw gone();
+        }
+
+        const record = await context.models.records[grant.resource as ResourceName].findOne({ where: { id: grant.id, storage_key: grant.storageKey } });
+        const stored = record ? await context.storage.stat(grant.storageKey) : null;
+        if (!record || !stored) {
+            throw gone();
+        }
+
+        const cacheControl = `private, max-age=${grant.expiresAt - now}`;
+        const sha256 = record.get('sha256') as string;
+        const unmodified = h.entity({ etag: sha256 });
+        if (unmodified) {
+            return unmodified.header('cache-control', cacheControl);
+        }
+
+        const range = requestedRange(request.headers, stored.size, `"${sha256}"`);
+        if (range === unsatisfiable) {
+            const error = apiError(416, 'invalid_request', `The requested range holds none of the file's ${stored.size} bytes.`);
+            error.output.headers['content-range'] = `bytes */${stored.size}`;
+            throw error;
+        }
+
+        let stream;
+        try {
+            stream = await context.storage.open(grant.storageKey, range);
+        }
+        catch (error) {
+            throw error instanceof BlobNotFoundError ? gone() : error;
+        }
+
+        const disposition = context.policies().files.resources.find((entry) => entry.name === grant.resource)!.disposition;
+        const response = h.response(stream)
+            .code(range ? 206 : 200)
+            .type((record.get('media_type') as string | null) ?? 'application/octet-stream')
+            .bytes(range ? range.end - range.start + 1 : stored.size)
+            .header('accept-ranges', 'bytes')
+            .header('cache-control', cacheControl)
+            .header('x-content-type-options', 'nosniff')
+            .header('content-disposition', contentDisposition(disposition, (record.get('original_name') as string | null) ?? 'file'));
+
+        return range ? response.header('content-range', `bytes ${range.start}-${range.end}/${stored.size}`) : response;
+    };
+}

@@ -1,0 +1,51 @@
+import Crypto from 'crypto';
+
+import { apiError } from '../../lib/errors';
+import type { ResourceRecord } from '../../models/resource-record';
+import type { FilesContext } from './context';
+
+/** What a signed file URL grants: one record's file, until `expiresAt` (unix seconds). */
+export interface FileGrant {
+    resource: string;
+    id: string;
+    storageKey: string;
+    expiresAt: number;
+}
+
+const signature = (key: Buffer, payload: string) => Crypto.createHmac('sha256', key).update(payload).digest('base64url');
+
+/** `<payload>.<signature>`: base64url JSON of the grant, and its HMAC-SHA256. */
+export function fileToken(key: Buffer, grant: FileGrant): string {
+
+    const payload = Buffer.from(JSON.stringify([grant.resource, grant.id, grant.storageKey, grant.expiresAt])).toString('base64url');
+    return `${payload}.${signature(key, payload)}`;
+}
+
+/** The grant of a token this service signed: 403 `invalid_signature` when altered or foreign, 403 `url_expired` once past its expiry. */
+export function verifyFileToken(key: Buffer, token: string, nowSeconds: number): FileGrant {
+
+    const invalid = apiError(403, 'invalid_signature', 'This file link is not valid: it was altered, or not issued by this service.');
+    const [payload, given, ...rest] = token.split('.');
+    // The signature's text is compared, not its decoded bytes: base64url has several spellings of the same bytes.
+    const expected = Buffer.from(signature(key, payload));
+    if (rest.length > 0 || given === undefined || Buffer.byteLength(given) !== expected.length || !Crypto.timingSafeEqual(Buffer.from(given), expected)) {
+        throw invalid;
+    }
+
+    const [resource, id, storageKey, expiresAt] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string, string, string, number];
+    if (nowSeconds >= expiresAt) {
+        throw apiError(403, 'url_expired', 'This file link has expired: ask the API for a fresh one.');
+    }
+
+    return { resource, id, storageKey, expiresAt };
+}
+
+export const nowInSeconds = () => Math.floor(Date.now() / 1000);
+
+/** A signed URL serving the file of `record`, valid for the resource's `signed_url_seconds` (policies/files.yaml). */
+export function signedFileUrl(context: FilesContext, resource: string, record: ResourceRecord): { url: string; expiresAt: Date } {
+
+    const lifetime = context.policies().files.resources.find((entry) => entry.name === resource)!.signed_url_seconds;
+    const grant: FileGrant = { resource, id: record.id, storageKey: record.get('storage_key') as string, expiresAt: nowInSeconds() + lifetime };
+    return { url: `${context.publicBaseUrl}/files/${fileToken(context.signingKey, grant)}`, expiresAt: new Date(grant.expiresAt * 1000) };
+}

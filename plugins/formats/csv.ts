@@ -1,0 +1,52 @@
+import { PassThrough, pipeline, Readable } from 'stream';
+
+import { Transform as Json2CsvTransform } from '@json2csv/node';
+
+import { columnsOf, unionColumnsOf } from './tables';
+import type { ExportDocument, ExportRecord, Renderer } from './types';
+
+/** Cells a spreadsheet would run as a formula (or that hide one behind a tab or line break), OWASP's list. */
+const formulaStart = /^[=+\-@\t\r]/;
+/** RFC 4180: a field holding a quote, a comma or a line break is quoted, its quotes doubled. */
+const needsQuotes = /[",\r\n]/;
+
+const quoted = (text: string) => (needsQuotes.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+
+/** A text cell: neutralised with a leading `'` when a spreadsheet would evaluate it, then quoted as RFC 4180 asks. */
+export const csvTextCell = (text: string): string => quoted(formulaStart.test(text) ? `'${text}` : text);
+
+async function* tableRows(document: ExportDocument): AsyncGenerator<ExportRecord> {
+
+    for (const section of document.sections) {
+        for await (const row of section.rows) {
+            yield document.aggregate ? { resource: section.resource.name, ...row } : row;
+        }
+    }
+}
+
+/**
+ * CSV through @json2csv/node's streaming transform: UTF-8 with a BOM (so spreadsheets read accents
+ * right), CRLF line ends, a header row of the declared columns. The aggregate is one table whose
+ * leading `resource` column says what each row is, with the union of the resources' columns.
+ */
+export const csvRenderer: Renderer = {
+    extension: 'csv',
+    contentType: 'text/csv; charset=utf-8',
+    disposition: 'attachment',
+    accepts: () => true,
+    render(document) {
+
+        const columns = document.aggregate ? unionColumnsOf(document.sections.map((section) => section.resource)) : columnsOf(document.sections[0].resource);
+        const csv = new Json2CsvTransform({
+            fields: columns.map((column) => ({ label: column, value: (row: ExportRecord) => row[column] })),
+            withBOM: true,
+            eol: '\r\n',
+            formatters: { header: quoted, string: csvTextCell }
+        }, {}, { objectMode: true });
+
+        // The transform reads objects and so also emits in object mode; HTTP wants a byte stream.
+        const bytes = new PassThrough();
+        pipeline(Readable.from(tableRows(document)), csv, bytes, () => undefined);     // a failure destroys `bytes` with it: the caller reports it
+        return bytes;
+    }
+};

@@ -1,0 +1,45 @@
+import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
+
+import type { Log } from '../../lib/logger';
+import { inLargerChunks } from './chunks';
+import { contentDisposition } from './file-name';
+import { renderers } from './renderers';
+import { sectionTitle } from './tables';
+import type { ExportRequest } from './types';
+
+/**
+ * The streamed response of an export. The status and headers leave before the first record is
+ * read, so a failure part-way (a database error) cannot become an error response any more: it is
+ * logged and the connection is cut, which a client sees as an incomplete download rather than
+ * a complete file.
+ */
+export function exportResponse(h: ResponseToolkit, request: ExportRequest, log: Log): ResponseObject {
+
+    const renderer = renderers[request.format];
+    if (!renderer) {
+        throw new Error(`No renderer for format "${request.format}": the route's validation should have refused it`);
+    }
+
+    const generatedAt = new Date();
+    const subject = request.aggregate ? { title: 'All records', fileStem: 'all' } : { title: sectionTitle(request.sections[0].resource), fileStem: request.sections[0].resource.name };
+    const body = inLargerChunks(renderer.render({
+        title: subject.title,
+        familyName: request.familyName,
+        generatedAt,
+        aggregate: request.aggregate,
+        sections: request.sections.filter((section) => renderer.accepts(section.resource))
+    }));
+
+    body.on('error', (error: Error) => log(['formats', 'error'], `${request.format} export of ${subject.fileStem} failed part-way: ${error.stack ?? error.message}`));
+
+    const response = h.response(body)
+        .type(renderer.contentType)
+        .header('content-disposition', contentDisposition(renderer.disposition, request.familyName, subject.fileStem, generatedAt, renderer.extension))
+        .header('x-content-type-options', 'nosniff');
+
+    for (const [name, value] of Object.entries(renderer.headers ?? {})) {
+        response.header(name, value);
+    }
+
+    return response;
+}

@@ -1,0 +1,102 @@
+import type { ResourceDeclaration } from '../../models/resources';
+import { cellText, columnsOf } from './tables';
+
+/** Relative column widths by what a column holds: long text gets room, a revision number little. */
+const widthByType: Record<string, number> = {
+    text: 2.6, string: 1.3, enum: 1.4, date: 1, partial_date: 1, integer: 0.9, currency: 0.7, reference: 1.8
+};
+const widthBySystemColumn: Record<string, number> = { id: 1.8, revision: 0.9, created_at: 1.8, updated_at: 1.8 };
+
+/** Column names and timestamps with spaces where a narrow column may wrap them: `first name`, `2026-11-21 09:00:00Z`. */
+const headerText = (column: string) => column.replace(/_/g, ' ');
+const timestampColumns = new Set(['created_at', 'updated_at']);
+const shownText = (column: string, value: unknown) => (timestampColumns.has(column) ? cellText(value).replace('T', ' ').replace(/\.\d{3}Z$/, 'Z') : cellText(value));
+
+export const tableFontSize = 7;
+const padding = 2.5;
+/** A cell shows at most this many lines, then an ellipsis: a snapshot, not the full text of a 20,000-character note. */
+const maxLinesPerCell = 12;
+
+export interface TableFonts {
+    regular: string;
+    bold: string;
+}
+
+/**
+ * A table drawn row by row on a pdfkit document: text wraps within its column, a row that
+ * does not fit on the page starts a new page, which repeats the header row.
+ */
+export class PdfTable {
+
+    private readonly columns: string[];
+    private readonly widths: number[];
+    private readonly lineHeight: number;
+    private y = 0;
+
+    constructor(private readonly doc: PDFKit.PDFDocument, resource: ResourceDeclaration, private readonly fonts: TableFonts, private readonly newPage: () => void) {
+
+        this.columns = columnsOf(resource);
+        const weights = this.columns.map((column) => widthBySystemColumn[column] ?? widthByType[resource.fields[column].type]);
+        const total = weights.reduce((sum, weight) => sum + weight, 0);
+        const usable = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+        this.widths = weights.map((weight) => usable * weight / total);
+        this.lineHeight = doc.font(fonts.regular).fontSize(tableFontSize).currentLineHeight(true);
+    }
+
+    /** Whether this many columns read better on a landscape page. */
+    static wantsLandscape(resource: ResourceDeclaration): boolean {
+
+        return columnsOf(resource).length > 8;
+    }
+
+    /** Starts the table at the document's current position. */
+    start(): void {
+
+        this.y = this.doc.y;
+        this.drawRow(this.columns.map(headerText), this.fonts.bold, '#eeeeee');
+    }
+
+    addRow(record: Readonly<Record<string, unknown>>): void {
+
+        this.drawRow(this.columns.map((column) => shownText(column, record[column])), this.fonts.regular);
+    }
+
+    private drawRow(cells: string[], font: string, background?: string): void {
+
+        const doc = this.doc.font(font).fontSize(tableFontSize);
+        const maxTextHeight = this.lineHeight * maxLinesPerCell;
+        const textHeights = cells.map((text, index) => (text ? Math.min(doc.heightOfString(text, { width: this.textWidth(index) }), maxTextHeight) : this.lineHeight));
+        const height = Math.max(...textHeights) + 2 * padding;
+
+        if (this.y + height > doc.page.maxY()) {
+            this.newPage();
+            this.start();
+            doc.font(font).fontSize(tableFontSize);
+        }
+
+        let x = doc.page.margins.left;
+        cells.forEach((text, index) => {
+
+            const width = this.widths[index];
+            if (background) {
+                doc.rect(x, this.y, width, height).fill(background);
+            }
+
+            doc.rect(x, this.y, width, height).lineWidth(0.4).stroke('#999999');
+            if (text) {
+                doc.fillColor('#111111').text(text, x + padding, this.y + padding, { width: this.textWidth(index), height: maxTextHeight, ellipsis: true });
+            }
+
+            x += width;
+        });
+
+        this.y += height;
+        doc.x = doc.page.margins.left;
+        doc.y = this.y;
+    }
+
+    private textWidth(index: number): number {
+
+        return this.widths[index] - 2 * padding;
+    }
+}

@@ -1,0 +1,113 @@
+import Fs from 'fs';
+import { Readable } from 'stream';
+
+import PDFDocument from 'pdfkit';
+
+import { PdfTable, type TableFonts } from './pdf-table';
+import { generatedText, sectionTitle } from './tables';
+import type { ExportDocument, Renderer } from './types';
+
+const margin = 36;
+const roomForASection = 120;
+const fonts: TableFonts = { regular: 'body', bold: 'body-bold' };
+
+/** DejaVu Sans covers Latin with every accent (and Greek and Cyrillic); pdfkit's built-in fonts stop at WinAnsi. */
+let fontFiles: { regular: Buffer; bold: Buffer } | undefined;
+const loadFontFiles = () => fontFiles ??= {
+    regular: Fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
+    bold: Fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'))
+};
+
+/** Every page says what it is and its number, at the foot, outside the area tables fill. */
+function drawFooter(doc: PDFKit.PDFDocument, document: ExportDocument, pageNumber: number): void {
+
+    const { left, right, bottom } = doc.page.margins;
+    doc.page.margins.bottom = 0;            // writing inside the bottom margin must not start another page
+    doc.font(fonts.regular).fontSize(7).fillColor('#666666');
+    const y = doc.page.height - bottom / 2 - 4;
+    const width = doc.page.width - left - right;
+    doc.text(`${document.title} · ${document.familyName}`, left, y, { width, lineBreak: false });
+    doc.text(`Page ${pageNumber}`, left, y, { width, align: 'right', lineBreak: false });
+    doc.page.margins.bottom = bottom;
+    doc.x = left;
+    doc.y = doc.page.margins.top;
+}
+
+function drawHeading(doc: PDFKit.PDFDocument, document: ExportDocument): void {
+
+    doc.font(fonts.bold).fontSize(16).fillColor('#111111').text(document.title);
+    doc.font(fonts.regular).fontSize(9).fillColor('#444444').text(`${document.familyName} · generated ${generatedText(document.generatedAt)}`);
+    doc.moveDown(0.8);
+}
+
+/**
+ * Draws the document while handing out the bytes pdfkit has produced so far: pull-based, so
+ * the database is read only as fast as the client takes the file. Pages are not buffered,
+ * hence "Page n" without "of m".
+ */
+async function* pdfBytes(document: ExportDocument): AsyncGenerator<Buffer> {
+
+    const doc = new PDFDocument({ autoFirstPage: false, bufferPages: false, margin, info: { Title: `${document.title} · ${document.familyName}`, Creator: 'Family Records API', CreationDate: document.generatedAt } });
+    const produced: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => produced.push(chunk));
+    const ended = new Promise((resolve, reject) => doc.on('end', resolve).on('error', reject));
+
+    const { regular, bold } = loadFontFiles();
+    doc.registerFont(fonts.regular, regular);
+    doc.registerFont(fonts.bold, bold);
+    let pageNumber = 0;
+    doc.on('pageAdded', () => drawFooter(doc, document, ++pageNumber));
+
+    let layout: 'portrait' | 'landscape' | undefined;
+    const newPage = () => doc.addPage({ size: 'A4', layout, margin });
+    if (document.sections.length === 0) {
+        newPage();
+        drawHeading(doc, document);
+    }
+
+    for (const section of document.sections) {
+        // A section shares the page before it when the orientation matches and a few rows still fit.
+        const wanted = PdfTable.wantsLandscape(section.resource) ? 'landscape' : 'portrait';
+        if (wanted === layout && doc.y + roomForASection < doc.page.maxY()) {
+            doc.moveDown(1.5);
+        }
+        else {
+            layout = wanted;
+            newPage();
+        }
+
+        if (section === document.sections[0]) {
+            drawHeading(doc, document);
+        }
+
+        if (document.aggregate) {
+            doc.font(fonts.bold).fontSize(12).fillColor('#111111').text(sectionTitle(section.resource), margin, doc.y).moveDown(0.3);
+        }
+
+        const table = new PdfTable(doc, section.resource, fonts, newPage);
+        table.start();
+        let rows = 0;
+        for await (const record of section.rows) {
+            table.addRow(record);
+            rows += 1;
+            yield* produced.splice(0);
+        }
+
+        if (rows === 0) {
+            doc.font(fonts.regular).fontSize(9).fillColor('#666666').text('No records.', margin, doc.y + 4);
+        }
+    }
+
+    doc.end();
+    await ended;
+    yield* produced.splice(0);
+}
+
+/** A lightweight printable snapshot: a table per resource, A4, landscape when the columns are many. */
+export const pdfRenderer: Renderer = {
+    extension: 'pdf',
+    contentType: 'application/pdf',
+    disposition: 'attachment',
+    accepts: () => true,
+    render: (document) => Readable.from(pdfBytes(document), { objectMode: false })
+};

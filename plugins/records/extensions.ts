@@ -1,0 +1,47 @@
+import type { ResourceRecord } from '../../models/resource-record';
+import type { ResourceName } from '../../models/resources';
+import type { SerializedRecord } from './serialize';
+
+/**
+ * What another plugin adds to a resource of the records API, through
+ * `server.plugins.records.extend()` (the files plugin: signed URLs, freeing files),
+ * so that this plugin never needs to know the other one.
+ */
+export interface RecordExtension {
+    /** Adds values computed at response time to a record as the JSON API shows it. */
+    serialize?(record: ResourceRecord, serialized: SerializedRecord): void;
+    /** Runs once a deletion has committed; it must not throw (the record is gone either way). */
+    afterDelete?(record: ResourceRecord): Promise<void>;
+}
+
+/** The extensions of one server's records API, by resource. */
+export class RecordExtensions {
+
+    private readonly byResource = new Map<ResourceName, RecordExtension[]>();
+
+    add(resource: ResourceName, extension: RecordExtension): void {
+
+        this.byResource.set(resource, [...this.of(resource), extension]);
+    }
+
+    serialize(resource: ResourceName, record: ResourceRecord, serialized: SerializedRecord): SerializedRecord {
+
+        for (const extension of this.of(resource)) {
+            extension.serialize?.(record, serialized);
+        }
+
+        return serialized;
+    }
+
+    async afterDelete(resource: ResourceName, record: ResourceRecord): Promise<void> {
+
+        for (const extension of this.of(resource)) {
+            await extension.afterDelete?.(record);
+        }
+    }
+
+    private of(resource: ResourceName): RecordExtension[] {
+
+        return this.byResource.get(resource) ?? [];
+    }
+}

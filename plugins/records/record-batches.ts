@@ -1,0 +1,70 @@
+import type { Order, WhereOptions } from 'sequelize';
+
+import type { ResourceDeclaration } from '../../models/resources';
+import type { Cursor } from './cursor';
+import { listQuery, type ListOptions } from './list-query';
+import { sortValue, type SerializedRecord } from './serialize';
+
+/** How many records an export reads per query: small enough to stream, large enough to be cheap. */
+export const exportBatchSize = 500;
+
+/** Where a list reads from: one resource's table, in the API's serialisation. */
+export interface RecordSource {
+    resource: ResourceDeclaration;
+    dialect: string;
+    /** The rows a query finds, serialised. */
+    find(query: { where: WhereOptions; order: Order; limit: number }): Promise<SerializedRecord[]>;
+}
+
+export interface Page {
+    records: SerializedRecord[];
+    /** Whether more records follow. */
+    more: boolean;
+}
+
+/** One keyset page: up to `limit` records after `options.after`. */
+export async function readPage(source: RecordSource, options: ListOptions, limit: number): Promise<Page> {
+
+    const { where, order } = listQuery(source.resource, options, source.dialect);
+    const records = await source.find({ where, order, limit: limit + 1 });
+    return { records: records.slice(0, limit), more: records.length > limit };
+}
+
+/** The cursor that continues a list after `record`. */
+export function cursorAfter(options: ListOptions, record: SerializedRecord): Cursor {
+
+    return { sort: options.sort, direction: options.direction, value: sortValue(record, options.sort), id: record.id };
+}
+
+/**
+ * Every record the list matches, at most `limit`, read page after page in keyset order. The next
+ * page is asked for before this one is handed out, so the database works while the caller renders.
+ */
+export async function* recordBatches(source: RecordSource, options: ListOptions, limit = Infinity, batchSize = exportBatchSize): AsyncGenerator<SerializedRecord[]> {
+
+    const read = (after: Cursor | undefined, remaining: number) => readPage(source, { ...options, after }, Math.min(batchSize, remaining));
+    let remaining = limit;
+    let next: Promise<Page> | undefined = read(options.after, remaining);
+    while (next) {
+        const { records, more }: Page = await next;
+        remaining -= records.length;
+        next = more && remaining > 0 ? read(cursorAfter(options, records[records.length - 1]), remaining) : undefined;
+        next?.catch(() => undefined);          // a reader that stops early never awaits it: its failure is nobody's to report
+        if (records.length > 0) {
+            yield records;
+        }
+    }
+}
+
+/** The records of a whole list one by one, for an export; every iteration reads them afresh. */
+export function exportedRecords(source: RecordSource, options: ListOptions, limit?: number): AsyncIterable<SerializedRecord> {
+
+    return {
+        async *[Symbol.asyncIterator]() {
+
+            for await (const batch of recordBatches(source, options, limit)) {
+                yield* batch;
+            }
+        }
+    };
+}

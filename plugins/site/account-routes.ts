@@ -1,0 +1,120 @@
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import Bcrypt from 'bcrypt';
+import Joi from 'joi';
+
+import type { User } from '../../models/user';
+import { audit } from '../../lib/audit-log';
+import { siteUser } from './credentials';
+import type { SiteContext } from './context';
+import { withNotice } from './notices';
+import { signedInPage } from './route-auth';
+import { enrolmentCode, hashRecoveryCode, isValidTotp, newRecoveryCodes, newTotpSecret, sealSecret, unsealSecret } from './two-factor';
+
+/** Account security: turning two-factor sign-in on (QR code, confirmation code, recovery codes) and off. */
+export function accountRoutes(context: SiteContext): ServerRoute[] {
+
+    const { models } = context;
+    const { totpSecrets, recoveryCodes } = context.twoFactorKeys;
+
+    const signedInUser = async (request: Request) => (await models.User.findByPk(siteUser(request).id))!;
+
+    const securityPage = (h: ResponseToolkit, user: User, error?: string) => h.view('account-security', {
+        title: 'Account security',
+        twoFactorOn: Boolean(user.totp_enabled_at),
+        enabledAt: user.totp_enabled_at,
+        recoveryCodesLeft: user.recovery_code_hashes?.length ?? 0,
+        error
+    }).code(error ? 422 : 200);
+
+    /** The enrolment page for the secret stored (not yet confirmed) on the user. */
+    async function setupPage(h: ResponseToolkit, user: User, error?: string) {
+
+        const secret = unsealSecret(user.totp_secret!, totpSecrets);
+        const { uri, svg } = await enrolmentCode(secret, user.email);
+        return h.view('two-factor-setup', {
+            title: 'Set up two-factor sign-in',
+            qrCode: svg,
+            uri,
+            // Grouped by four, as authenticator apps show secrets typed by hand.
+            secret: secret.match(/.{1,4}/g)!.join(' '),
+            error
+        }).code(error ? 422 : 200);
+    }
+
+    return [
+        {
+            method: 'GET',
+            path: '/account/security',
+            options: {
+                auth: signedInPage,
+                async handler(request, h) {
+
+                    return securityPage(h, await signedInUser(request));
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/account/two-factor/setup',
+            options: {
+                auth: signedInPage,
+                async handler(request, h) {
+
+                    const user = await signedInUser(request);
+                    if (user.totp_enabled_at) {
+                        return h.redirect('/account/security');
+                    }
+
+                    // Stored before it is confirmed, but sign-in asks for codes only once totp_enabled_at is set.
+                    await user.update({ totp_secret: sealSecret(newTotpSecret(), totpSecrets) });
+                    return setupPage(h, user);
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/account/two-factor/confirm',
+            options: {
+                auth: signedInPage,
+                validate: { payload: Joi.object({ code: Joi.string().allow('').max(20).default('') }) },
+                async handler(request, h) {
+
+                    const user = await signedInUser(request);
+                    if (user.totp_enabled_at || !user.totp_secret) {
+                        return h.redirect('/account/security');
+                    }
+
+                    const { code } = request.payload as { code: string };
+                    if (!isValidTotp(unsealSecret(user.totp_secret, totpSecrets), user.email, code)) {
+                        return setupPage(h, user, 'That code is not right. Type the 6 digits your app shows now.');
+                    }
+
+                    const codes = newRecoveryCodes();
+                    await user.update({ totp_enabled_at: new Date(), recovery_code_hashes: codes.map((recovery) => hashRecoveryCode(recovery, recoveryCodes)) });
+                    await audit(models, request, { action: 'two_factor.enable', familyLongId: user.family_long_id, target: user.id });
+                    return h.view('recovery-codes', { title: 'Save your recovery codes', codes });
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/account/two-factor/disable',
+            options: {
+                auth: signedInPage,
+                validate: { payload: Joi.object({ password: Joi.string().allow('').max(200).default('') }) },
+                async handler(request, h) {
+
+                    const user = await signedInUser(request);
+                    const { password } = request.payload as { password: string };
+                    if (!await Bcrypt.compare(password, user.password_hash)) {
+                        return securityPage(h, user, 'That password is not right.');
+                    }
+
+                    await user.update({ totp_secret: null, totp_enabled_at: null, recovery_code_hashes: null });
+                    await audit(models, request, { action: 'two_factor.disable', familyLongId: user.family_long_id, target: user.id });
+                    return h.redirect(withNotice('/account/security', 'two-factor-off'));
+                }
+            }
+        }
+    ];
+}

@@ -1,0 +1,21 @@
+import type { Policies } from '../../gateway/policies/types';
+import type { RateLimitStore } from '../../gateway/rate-limit/types';
+import type { AccountsContext } from '../../lib/accounts/context';
+import type { Log } from '../../lib/logger';
+import type { Models } from '../../models';
+import type { TwoFactorKeys } from './two-factor';
+
+/** What the site's routes work with: the plugin's options, checked at registration. */
+export interface SiteContext {
+    models: Models;
+    /** The account services (families, users, API keys) the pages call. */
+    accounts: AccountsContext;
+    policies: () => Policies;
+    /** The gateway's rate-limit store, reused for sign-in throttling. */
+    rateLimits: RateLimitStore;
+    twoFactorKeys: TwoFactorKeys;
+    log: Log;
+}
+
+/** The cookie that carries a sign-in waiting for its two-factor code. */
+export const twoFactorCookie = 'fr_two_factor';

@@ -1,0 +1,47 @@
+import type { Plugin } from '@hapi/hapi';
+import Joi from 'joi';
+
+import { accountRoutes } from './account-routes';
+import { adminRoutes } from './admin';
+import { assetRoutes } from './assets';
+import { registerCsrf } from './csrf';
+import { apiAccessRoutes } from './manage/api-access-routes';
+import { keyRoutes } from './manage/key-routes';
+import { webhookRoutes } from './manage/webhook-routes';
+import { siteOptionsSchema, type SiteOptions } from './options';
+import { pageResponses } from './page-responses';
+import { assertPagesSignedIn } from './route-auth';
+import { registerSessionStrategy } from './session-strategy';
+import { signInRoutes } from './sign-in-routes';
+import { registerViews } from './views';
+
+/**
+ * The hosted site (DESIGN.md §7): sign-in with optional two-factor codes, Manage >
+ * APIs & Connectors for family managers, and the super-admin area. Server-rendered
+ * pages that need no JavaScript. Provides the `site-session` auth strategy and CSRF
+ * protection to any plugin registered after it.
+ */
+export const sitePlugin: Plugin<SiteOptions> = {
+    name: 'site',
+    async register(server, options) {
+
+        Joi.assert(options, siteOptionsSchema, 'site plugin options');
+        const secure = options.publicBaseUrl.startsWith('https:');
+
+        await registerSessionStrategy(server, options, { password: options.cookiePassword, secure });
+        await registerCsrf(server, secure);
+        await registerViews(server);
+        server.ext('onPreResponse', pageResponses(secure));
+        server.ext('onPreStart', () => assertPagesSignedIn(server));
+
+        server.route([
+            ...assetRoutes(),
+            ...signInRoutes(options),
+            ...accountRoutes(options),
+            ...apiAccessRoutes(options),
+            ...keyRoutes(options),
+            ...webhookRoutes(options),
+            ...adminRoutes(options)
+        ]);
+    }
+};

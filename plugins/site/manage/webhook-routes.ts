@@ -1,0 +1,183 @@
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+
+import { audit } from '../../../lib/audit-log';
+import { findFamily } from '../../../lib/accounts/families';
+import { ownFamilyId, siteUser } from '../credentials';
+import type { SiteContext } from '../context';
+import { found, freeText, idParam, refusalOf, ticks } from '../forms';
+import { withNotice } from '../notices';
+import { managerPage } from '../route-auth';
+import { attemptResult, deliveryRows, endpointRow, webhookServices } from '../webhooks';
+
+interface EndpointForm {
+    url: string;
+    description: string;
+    resources: string[];
+}
+
+const endpointId = { params: Joi.object({ id: idParam }) };
+const recentDeliveries = 25;
+
+/** Webhook endpoints of the manager's own family, through the webhooks plugin's services. */
+export function webhookRoutes(context: SiteContext): ServerRoute[] {
+
+    const { models } = context;
+    const base = (id: string) => `/manage/apis/webhooks/${id}`;
+
+    async function formPage(request: Request, h: ResponseToolkit, form: EndpointForm, error?: { message: string; statusCode: number }) {
+
+        const family = await findFamily(context.accounts, ownFamilyId(request));
+        return h.view('webhook-form', {
+            title: 'Add a webhook endpoint',
+            apiEnabled: family.api_enabled,
+            url: form.url,
+            description: form.description,
+            resources: family.api_resources.map((name) => ({ name, checked: form.resources.includes(name) })),
+            error: error?.message
+        }).code(error?.statusCode ?? 200);
+    }
+
+    /** The endpoint with its recent deliveries; `extra` adds a test result or an error. */
+    async function endpointPage(request: Request, h: ResponseToolkit, extra: Record<string, unknown> = {}, statusCode = 200) {
+
+        const webhooks = webhookServices(request);
+        const familyLongId = ownFamilyId(request);
+        const endpoint = await found(webhooks.findEndpoint(familyLongId, request.params.id as string));
+        const { deliveries } = await webhooks.listDeliveries(familyLongId, endpoint.id, { limit: recentDeliveries });
+        return h.view('webhook', { title: 'Webhook endpoint', endpoint: endpointRow(endpoint), deliveries: await deliveryRows(models, deliveries), ...extra }).code(statusCode);
+    }
+
+    /** Runs a change of the endpoint, audits it and goes back to its page (or the overview) with a notice. */
+    const change = (action: 'disable' | 'enable' | 'delete', run: (request: Request) => Promise<unknown>): ServerRoute['options'] => ({
+        auth: managerPage,
+        validate: endpointId,
+        async handler(request, h) {
+
+            try {
+                await run(request);
+            }
+            catch (error) {
+                return endpointPage(request, h, { error: refusalOf(error).message }, 422);
+            }
+
+            await audit(models, request, { action: `webhook.${action}`, familyLongId: ownFamilyId(request), target: request.params.id as string });
+            return h.redirect(action === 'delete' ? withNotice('/manage/apis', 'webhook-deleted') : withNotice(base(request.params.id as string), action === 'disable' ? 'webhook-disabled' : 'webhook-enabled'));
+        }
+    });
+
+    return [
+        {
+            method: 'GET',
+            path: '/manage/apis/webhooks/new',
+            options: { auth: managerPage, handler: (request, h) => formPage(request, h, { url: 'https://', description: '', resources: [] }) }
+        },
+        {
+            method: 'POST',
+            path: '/manage/apis/webhooks',
+            options: {
+                auth: managerPage,
+                validate: { payload: Joi.object({ url: freeText(2048), description: freeText(500), resources: ticks }) },
+                async handler(request, h) {
+
+                    const form = request.payload as EndpointForm;
+                    const familyLongId = ownFamilyId(request);
+                    let created;
+                    try {
+                        created = await webhookServices(request).createEndpoint(familyLongId, form, siteUser(request).id);
+                    }
+                    catch (error) {
+                        return formPage(request, h, form, refusalOf(error));
+                    }
+
+                    await audit(models, request, { action: 'webhook.create', familyLongId, target: created.endpoint.id, detail: `${created.endpoint.url} (${created.endpoint.resources.join(', ')})` });
+                    // The secret is on this page only: never in a redirect URL, a cookie or the session.
+                    return h.view('webhook-secret', { title: 'Your webhook signing secret', endpoint: endpointRow(created.endpoint), secret: created.secret, created: true }).code(201);
+                }
+            }
+        },
+        {
+            method: 'GET',
+            path: '/manage/apis/webhooks/{id}',
+            options: { auth: managerPage, validate: endpointId, handler: (request, h) => endpointPage(request, h) }
+        },
+        {
+            method: 'POST',
+            path: '/manage/apis/webhooks/{id}/test',
+            options: {
+                auth: managerPage,
+                validate: endpointId,
+                async handler(request, h) {
+
+                    const { outcome } = await found(webhookServices(request).ping(ownFamilyId(request), request.params.id as string));
+                    await audit(models, request, { action: 'webhook.test', familyLongId: ownFamilyId(request), target: request.params.id as string, detail: outcome.delivered ? `delivered (${outcome.result.statusCode})` : `failed: ${outcome.result.error ?? outcome.result.statusCode}` });
+                    return endpointPage(request, h, { testResult: attemptResult(outcome) });
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/manage/apis/webhooks/{id}/rotate',
+            options: {
+                auth: managerPage,
+                validate: endpointId,
+                async handler(request, h) {
+
+                    const { endpoint, secret } = await found(webhookServices(request).rotateSecret(ownFamilyId(request), request.params.id as string));
+                    await audit(models, request, { action: 'webhook.rotate_secret', familyLongId: ownFamilyId(request), target: endpoint.id });
+                    return h.view('webhook-secret', { title: 'Your new webhook signing secret', endpoint: endpointRow(endpoint), secret, previousExpiresAt: endpoint.previous_secret_expires_at });
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/manage/apis/webhooks/{id}/disable',
+            options: change('disable', (request) => webhookServices(request).disableEndpoint(ownFamilyId(request), request.params.id as string, siteUser(request).id))
+        },
+        {
+            method: 'POST',
+            path: '/manage/apis/webhooks/{id}/enable',
+            options: change('enable', (request) => webhookServices(request).enableEndpoint(ownFamilyId(request), request.params.id as string))
+        },
+        {
+            method: 'GET',
+            path: '/manage/apis/webhooks/{id}/delete',
+            options: {
+                auth: managerPage,
+                validate: endpointId,
+                async handler(request, h) {
+
+                    const endpoint = await found(webhookServices(request).findEndpoint(ownFamilyId(request), request.params.id as string));
+                    return h.view('webhook-delete', { title: 'Delete webhook endpoint', endpoint: endpointRow(endpoint) });
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/manage/apis/webhooks/{id}/delete',
+            options: change('delete', (request) => webhookServices(request).removeEndpoint(ownFamilyId(request), request.params.id as string))
+        },
+        {
+            method: 'POST',
+            path: '/manage/apis/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+            options: {
+                auth: managerPage,
+                validate: { params: Joi.object({ id: idParam, deliveryId: idParam }) },
+                async handler(request, h) {
+
+                    const { id, deliveryId } = request.params as { id: string; deliveryId: string };
+                    let outcome;
+                    try {
+                        ({ outcome } = await webhookServices(request).redeliver(ownFamilyId(request), id, deliveryId));
+                    }
+                    catch (error) {
+                        return endpointPage(request, h, { error: refusalOf(error).message }, 409);
+                    }
+
+                    await audit(models, request, { action: 'webhook.redeliver', familyLongId: ownFamilyId(request), target: deliveryId, detail: outcome.delivered ? 'delivered' : `failed: ${outcome.result.error ?? outcome.result.statusCode}` });
+                    return endpointPage(request, h, { redeliveryResult: attemptResult(outcome) });
+                }
+            }
+        }
+    ];
+}

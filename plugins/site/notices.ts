@@ -1,0 +1,31 @@
+/**
+ * Confirmations shown after a form redirects (`?notice=key-revoked`): the URL names a
+ * notice, never carries its text, so a link cannot put words on the page.
+ */
+const notices = {
+    'signed-out': 'You are signed out.',
+    'two-factor-off': 'Two-factor sign-in is off.',
+    'api-enabled': 'API access is on.',
+    'api-disabled': 'API access is off. Existing keys are kept and work again when you turn it back on.',
+    'key-scopes-changed': 'The key\'s scopes are changed. They apply from its next request.',
+    'key-revoked': 'The key is revoked. Requests with it are refused from now on.',
+    'webhook-disabled': 'The endpoint is disabled: no more deliveries until you enable it.',
+    'webhook-enabled': 'The endpoint is enabled.',
+    'webhook-deleted': 'The endpoint is deleted.',
+    'webhook-redelivered': 'The event is queued for delivery again.',
+    'family-suspended': 'The family\'s API is suspended. Every key is refused with family_suspended.',
+    'family-unsuspended': 'The family\'s API is no longer suspended.'
+} as const;
+
+export type Notice = keyof typeof notices;
+
+export function noticeOf(name: unknown): string | undefined {
+
+    return typeof name === 'string' && Object.hasOwn(notices, name) ? notices[name as Notice] : undefined;
+}
+
+/** A redirect target with a notice for the page it lands on. */
+export function withNotice(path: string, notice: Notice): string {
+
+    return `${path}${path.includes('?') ? '&' : '?'}notice=${notice}`;
+}

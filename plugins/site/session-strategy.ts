@@ -1,0 +1,53 @@
+import type { Server } from '@hapi/hapi';
+import Cookie from '@hapi/cookie';
+
+import { siteCredentials } from './credentials';
+import { twoFactorCookie, type SiteContext } from './context';
+import { findSession } from './sessions';
+
+/** `__Host-` binds the cookie to this host and path `/` over HTTPS only, so no subdomain can set it. */
+export function sessionCookieName(secure: boolean): string {
+
+    return secure ? '__Host-fr_session' : 'fr_session';
+}
+
+/**
+ * The `site-session` auth strategy (@hapi/cookie): the cookie names a server-side
+ * session, checked on every request, so signing out or deleting a user takes effect
+ * at once. Anonymous visitors to a page that requires it go to /login?next=….
+ */
+export async function registerSessionStrategy(server: Server, context: SiteContext, cookie: { password: string; secure: boolean }): Promise<void> {
+
+    await server.register(Cookie);
+    server.auth.strategy('site-session', 'cookie', {
+        cookie: {
+            name: sessionCookieName(cookie.secure),
+            password: cookie.password,
+            isSecure: cookie.secure,
+            isHttpOnly: true,
+            // Lax: a link from elsewhere arrives signed in; a cross-site POST does not (and crumb refuses it anyway).
+            isSameSite: 'Lax',
+            path: '/',
+            clearInvalid: true
+        },
+        redirectTo: '/login',
+        appendNext: true,
+        async validate(_request, session) {
+
+            const found = await findSession(context.models, session, false);
+            const user = found && await context.models.User.findByPk(found.user_id);
+            return user ? { isValid: true, credentials: siteCredentials(user) as never } : { isValid: false };
+        }
+    });
+
+    server.state(twoFactorCookie, {
+        encoding: 'iron',
+        password: cookie.password,
+        isSecure: cookie.secure,
+        isHttpOnly: true,
+        isSameSite: 'Strict',
+        path: '/login',
+        clearInvalid: true,
+        ignoreErrors: true
+    });
+}

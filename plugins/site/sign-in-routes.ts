@@ -1,0 +1,180 @@
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import Joi from 'joi';
+
+import type { User } from '../../models/user';
+import { audit, clientOf } from '../../lib/audit-log';
+import { siteUser, type SiteUser } from './credentials';
+import { twoFactorCookie, type SiteContext } from './context';
+import { withNotice } from './notices';
+import { signInPage } from './route-auth';
+import { deleteExpiredSessions, endSession, findSession, startSession } from './sessions';
+import { admitSignInAttempt, signInFailed, userWithPassword } from './sign-in';
+import { hashRecoveryCode, isValidTotp, unsealSecret } from './two-factor';
+
+/** Where a signed-in user starts: their family's APIs page, the admin area, or their account. */
+export function homeOf(user: SiteUser): string {
+
+    return user.role === 'manager' ? '/manage/apis' : user.isSuperAdmin ? '/admin/apis' : '/account/security';
+}
+
+/** Only a path of this site: `//evil.example` and `/\evil.example` are other sites to a browser. */
+function safeNext(next: string | undefined): string | undefined {
+
+    return next && /^\/(?![/\\])/.test(next) ? next : undefined;
+}
+
+const nextField = Joi.string().allow('').max(2000);
+
+export function signInRoutes(context: SiteContext): ServerRoute[] {
+
+    const { models } = context;
+    const lifetimeMs = () => context.policies().site.sessions.lifetime_hours * 3_600_000;
+
+    /** The password (and code) were right: a session of its own, audited, and on to where the user was going. */
+    async function signIn(request: Request, h: ResponseToolkit, user: User, next: string | undefined, action: 'session.sign_in' | 'two_factor.recovery_code_used' = 'session.sign_in') {
+
+        request.cookieAuth.set(await startSession(models, request, user.id, { twoFactorPending: false, lifetimeMs: lifetimeMs() }) as never);
+        await audit(models, request, { action, actor: { id: user.id, email: user.email }, familyLongId: user.family_long_id });
+        await deleteExpiredSessions(models);
+        return h.redirect(safeNext(next) ?? homeOf({ role: user.role, isSuperAdmin: user.is_super_admin } as SiteUser));
+    }
+
+    const admitted = (request: Request, email: string) => admitSignInAttempt(context.rateLimits, context.policies().site, { email, ip: clientOf(request).ip });
+
+    return [
+        {
+            method: 'GET',
+            path: '/',
+            options: {
+                auth: signInPage,
+                handler: (request, h) => h.redirect(request.auth.isAuthenticated ? homeOf(siteUser(request)) : '/login')
+            }
+        },
+        {
+            method: 'GET',
+            path: '/login',
+            options: {
+                auth: signInPage,
+                validate: { query: Joi.object({ next: nextField, notice: Joi.string() }) },
+                handler(request, h) {
+
+                    if (request.auth.isAuthenticated) {
+                        return h.redirect(safeNext(request.query.next as string | undefined) ?? homeOf(siteUser(request)));
+                    }
+
+                    return h.view('login', { title: 'Sign in', next: request.query.next });
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/login',
+            options: {
+                auth: signInPage,
+                validate: {
+                    payload: Joi.object({
+                        email: Joi.string().allow('').max(320).default(''),
+                        password: Joi.string().allow('').max(200).default(''),
+                        next: nextField
+                    })
+                },
+                async handler(request, h) {
+
+                    const { email, password, next } = request.payload as { email: string; password: string; next?: string };
+                    const user = await admitted(request, email) ? await userWithPassword(models, email, password) : undefined;
+                    if (!user) {
+                        return h.view('login', { title: 'Sign in', next, email, error: signInFailed }).code(401);
+                    }
+
+                    if (!user.totp_enabled_at) {
+                        return signIn(request, h, user, next);
+                    }
+
+                    const pending = await startSession(models, request, user.id, { twoFactorPending: true, lifetimeMs: context.policies().site.sessions.two_factor_minutes * 60_000 });
+                    h.state(twoFactorCookie, pending);
+                    return h.redirect(`/login/two-factor${next ? `?next=${encodeURIComponent(next)}` : ''}`);
+                }
+            }
+        },
+        {
+            method: 'GET',
+            path: '/login/two-factor',
+            options: {
+                auth: signInPage,
+                validate: { query: Joi.object({ next: nextField }) },
+                async handler(request, h) {
+
+                    if (!await findSession(models, request.state[twoFactorCookie], true)) {
+                        return h.redirect('/login');
+                    }
+
+                    return h.view('two-factor', { title: 'Two-factor sign-in', next: request.query.next });
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/login/two-factor',
+            options: {
+                auth: signInPage,
+                validate: { payload: Joi.object({ code: Joi.string().allow('').max(40).default(''), next: nextField }) },
+                async handler(request, h) {
+
+                    const { code, next } = request.payload as { code: string; next?: string };
+                    const pending = await findSession(models, request.state[twoFactorCookie], true);
+                    const user = pending && await models.User.findByPk(pending.user_id);
+                    if (!pending || !user?.totp_secret || !user.totp_enabled_at) {
+                        return h.redirect('/login');
+                    }
+
+                    const failed = () => h.view('two-factor', { title: 'Two-factor sign-in', next, error: 'That code is not right, or there were too many attempts. Try the current code from your app.' }).code(401);
+                    if (!await admitted(request, user.email)) {
+                        return failed();
+                    }
+
+                    if (isValidTotp(unsealSecret(user.totp_secret, context.twoFactorKeys.totpSecrets), user.email, code)) {
+                        await pending.destroy();
+                        h.unstate(twoFactorCookie);
+                        return signIn(request, h, user, next);
+                    }
+
+                    const recovery = hashRecoveryCode(code, context.twoFactorKeys.recoveryCodes);
+                    const unused = user.recovery_code_hashes ?? [];
+                    if (!code.trim() || !unused.includes(recovery)) {
+                        return failed();
+                    }
+
+                    await user.update({ recovery_code_hashes: unused.filter((hash) => hash !== recovery) });
+                    await pending.destroy();
+                    h.unstate(twoFactorCookie);
+                    return signIn(request, h, user, next, 'two_factor.recovery_code_used');
+                }
+            }
+        },
+        {
+            method: 'GET',
+            path: '/logout',
+            options: {
+                auth: signInPage,
+                handler: (request, h) => (request.auth.isAuthenticated ? h.view('logout', { title: 'Sign out' }) : h.redirect('/login'))
+            }
+        },
+        {
+            method: 'POST',
+            path: '/logout',
+            options: {
+                auth: signInPage,
+                async handler(request, h) {
+
+                    if (request.auth.isAuthenticated) {
+                        await audit(models, request, { action: 'session.sign_out', familyLongId: siteUser(request).familyLongId });
+                        await endSession(models, request.auth.artifacts);
+                        request.cookieAuth.clear();
+                    }
+
+                    return h.redirect(withNotice('/login', 'signed-out'));
+                }
+            }
+        }
+    ];
+}

@@ -1,0 +1,78 @@
+import Crypto from 'crypto';
+
+import * as OTPAuth from 'otpauth';
+import QRCode from 'qrcode';
+
+/*
+ * Two-factor sign-in with TOTP (RFC 6238: 6 digits, 30 s, SHA-1: what every
+ * authenticator app reads from the QR code) and one-time recovery codes.
+ */
+
+const issuer = 'Family Records';
+const recoveryCodeCount = 10;
+// No 0/o, 1/l/i: a code copied from paper is read right.
+const recoveryAlphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/** The keys two-factor sign-in works with, derived from the master secret by the deployment. */
+export interface TwoFactorKeys {
+    /** Encrypts TOTP secrets at rest (AES-256-GCM): the server must read them back, so they cannot be hashed. */
+    totpSecrets: Buffer;
+    /** Keys the recovery-code hashes. */
+    recoveryCodes: Buffer;
+}
+
+export function newTotpSecret(): string {
+
+    return new OTPAuth.Secret({ size: 20 }).base32;
+}
+
+function totp(secret: string, email: string): OTPAuth.TOTP {
+
+    return new OTPAuth.TOTP({ issuer, label: email, algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secret) });
+}
+
+/** The enrolment QR code, as SVG markup of our own making (safe to embed), and the URI it encodes. */
+export async function enrolmentCode(secret: string, email: string): Promise<{ uri: string; svg: string }> {
+
+    const uri = totp(secret, email).toString();
+    return { uri, svg: await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }) };
+}
+
+/** True for the current code, or the one before or after it (clocks drift). */
+export function isValidTotp(secret: string, email: string, code: string): boolean {
+
+    const token = code.replace(/\s/g, '');
+    return /^\d{6}$/.test(token) && totp(secret, email).validate({ token, window: 1 }) !== null;
+}
+
+export function sealSecret(secret: string, key: Buffer): string {
+
+    const iv = Crypto.randomBytes(12);
+    const cipher = Crypto.createCipheriv('aes-256-gcm', key, iv);
+    const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+    return `v1.${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url')}`;
+}
+
+export function unsealSecret(sealed: string, key: Buffer): string {
+
+    const bytes = Buffer.from(sealed.replace(/^v1\./, ''), 'base64url');
+    const decipher = Crypto.createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+}
+
+/** `abcde-fghjk`: about 50 random bits each, so a fast keyed hash is enough to store them. */
+export function newRecoveryCodes(): string[] {
+
+    return Array.from({ length: recoveryCodeCount }, () => {
+
+        const characters = Array.from({ length: 10 }, () => recoveryAlphabet[Crypto.randomInt(recoveryAlphabet.length)]);
+        return `${characters.slice(0, 5).join('')}-${characters.slice(5).join('')}`;
+    });
+}
+
+export function hashRecoveryCode(code: string, key: Buffer): string {
+
+    const normalised = code.toLowerCase().replace(/[^a-z0-9]/g, '');
+    return Crypto.createHmac('sha256', key).update(normalised).digest('hex');
+}

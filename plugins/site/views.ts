@@ -1,0 +1,57 @@
+import Path from 'path';
+
+import type { Request, Server } from '@hapi/hapi';
+import Handlebars from 'handlebars';
+import Vision from '@hapi/vision';
+
+import { projectRoot } from '../../lib/config';
+import type { SiteCredentials } from './credentials';
+import { noticeOf } from './notices';
+
+export const templatesDir = Path.join(projectRoot, 'plugins', 'site', 'templates');
+
+const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+const integer = new Intl.NumberFormat('en-US');
+
+/** A private Handlebars: `{{…}}` escapes HTML, and these helpers are all the logic templates get. */
+function handlebars(): typeof Handlebars {
+
+    const engine = Handlebars.create();
+    engine.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+    engine.registerHelper('includes', (list: unknown, item: unknown) => Array.isArray(list) && list.includes(item));
+    engine.registerHelper('date', (value: unknown) => (value instanceof Date || typeof value === 'string' ? `${dateTime.format(new Date(value))} UTC` : ''));
+    engine.registerHelper('number', (value: unknown) => (typeof value === 'number' ? integer.format(value) : '0'));
+    engine.registerHelper('array', (...values: unknown[]) => values.slice(0, -1));     // the last is Handlebars' options
+    engine.registerHelper('join', (list: unknown) => (Array.isArray(list) ? list.join(', ') : ''));
+    return engine;
+}
+
+const sections: [prefix: string, section: string][] = [['/manage', 'manage'], ['/admin/audit', 'audit'], ['/admin', 'admin'], ['/account', 'account']];
+
+/** What every page's layout needs: who is signed in, the CSRF token, a notice after a redirect. */
+function layoutContext(request: Request): Record<string, unknown> {
+
+    const credentials = request.auth.isAuthenticated && request.auth.strategy === 'site-session' ? request.auth.credentials as unknown as SiteCredentials : undefined;
+    return {
+        currentUser: credentials?.user,
+        isManager: credentials?.scope.includes('manager') ?? false,
+        crumb: (request.plugins as { crumb?: string }).crumb,
+        notice: noticeOf(request.query.notice),
+        // Which main navigation entry is this page's.
+        section: sections.find(([prefix]) => request.path.startsWith(prefix))?.[1]
+    };
+}
+
+export async function registerViews(server: Server): Promise<void> {
+
+    await server.register(Vision);
+    server.views({
+        engines: { hbs: handlebars() },
+        relativeTo: templatesDir,
+        path: 'pages',
+        layout: 'layout',
+        layoutPath: 'layouts',
+        partialsPath: 'partials',
+        context: layoutContext
+    });
+}

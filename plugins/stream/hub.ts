@@ -1,0 +1,198 @@
+import Boom from '@hapi/boom';
+
+import type { AuthEpoch } from '../../gateway/auth-epoch';
+import type { ApiKeyCredentials } from '../../gateway/credentials';
+import type { Reverify } from '../../gateway/reverify';
+import { effectiveResources } from '../../gateway/scopes';
+import type { ChangeBatch, ChangeBus } from '../../lib/change-bus';
+import { apiError } from '../../lib/errors';
+import type { Log } from '../../lib/logger';
+import type { ChangeStream } from './change-stream';
+
+export interface StreamHubOptions {
+    changeBus: ChangeBus;
+    authEpoch: AuthEpoch;
+    reverify: Reverify;
+    log: Log;
+}
+
+function addTo(index: Map<string, Set<ChangeStream>>, key: string, stream: ChangeStream): void {
+
+    const streams = index.get(key) ?? new Set();
+    streams.add(stream);
+    index.set(key, streams);
+}
+
+function removeFrom(index: Map<string, Set<ChangeStream>>, key: string, stream: ChangeStream): void {
+
+    const streams = index.get(key);
+    if (streams?.delete(stream) && streams.size === 0) {
+        index.delete(key);
+    }
+}
+
+/** What a stream carries depends on the plan and the resources in scope: when either changes, it reconnects to carry the new. */
+function sameAccess(before: ApiKeyCredentials, now: ApiKeyCredentials): boolean {
+
+    const resources = (credentials: ApiKeyCredentials) => effectiveResources(credentials).sort().join(',');
+    return before.family.plan === now.family.plan && resources(before) === resources(now);
+}
+
+/**
+ * The open streams of this instance, by family (to hand each change batch to its
+ * family's streams only) and by key (the per-key cap; one check per key when the auth
+ * epoch moves). It listens to the change bus and the auth epoch while any stream is
+ * open, and stops when the last one closes.
+ */
+export class StreamHub {
+    private readonly byFamily = new Map<string, Set<ChangeStream>>();
+    private readonly byKey = new Map<string, Set<ChangeStream>>();
+    private listening?: Promise<Array<() => void>>;
+    private rechecking = false;
+    private recheckAgain = false;
+
+    constructor(private readonly options: StreamHubOptions) {}
+
+    /** Open streams of this instance. */
+    get size(): number {
+
+        let size = 0;
+        for (const streams of this.byKey.values()) {
+            size += streams.size;
+        }
+
+        return size;
+    }
+
+    /**
+     * Registers a stream; refuses (429) one more than `maxPerKey` for its key. Resolves
+     * once every change committed from then on will reach it, so a stream that reads the
+     * change log afterwards misses nothing in between.
+     */
+    async add(stream: ChangeStream, maxPerKey: number, retryAfterSeconds: number): Promise<void> {
+
+        if ((this.byKey.get(stream.keyId)?.size ?? 0) >= maxPerKey) {
+            const error = apiError(429, 'rate_limited', `This API key has ${maxPerKey} change streams open already, the most it may: close one first.`);
+            error.output.headers['Retry-After'] = String(retryAfterSeconds);
+            throw error;
+        }
+
+        addTo(this.byKey, stream.keyId, stream);
+        addTo(this.byFamily, stream.familyLongId, stream);
+        try {
+            await this.listen();
+        }
+        catch (error) {
+            this.remove(stream);
+            throw error;
+        }
+    }
+
+    remove(stream: ChangeStream): void {
+
+        removeFrom(this.byKey, stream.keyId, stream);
+        removeFrom(this.byFamily, stream.familyLongId, stream);
+        if (this.byKey.size === 0) {
+            this.stopListening();
+        }
+    }
+
+    /** Closes every open stream with the same last event (server stop). */
+    closeAll(code: string, message: string): void {
+
+        for (const streams of [...this.byKey.values()]) {
+            for (const stream of [...streams]) {
+                stream.close(code, message);
+            }
+        }
+    }
+
+    private listen(): Promise<unknown> {
+
+        this.listening ??= this.subscribe().catch((error: unknown) => {
+
+            this.listening = undefined;
+            throw error;
+        });
+
+        return this.listening;
+    }
+
+    private async subscribe(): Promise<Array<() => void>> {
+
+        const stopChanges = await this.options.changeBus.subscribe((batch) => this.deliver(batch), () => this.catchUpAll());
+        try {
+            return [stopChanges, await this.options.authEpoch.subscribe(() => void this.recheck())];
+        }
+        catch (error) {
+            stopChanges();
+            throw error;
+        }
+    }
+
+    private stopListening(): void {
+
+        const listening = this.listening;
+        this.listening = undefined;
+        void listening?.then((stops) => stops.forEach((stop) => stop()), () => undefined);
+    }
+
+    private deliver(batch: ChangeBatch): void {
+
+        for (const stream of this.byFamily.get(batch.family_long_id) ?? []) {
+            stream.deliver(batch);
+        }
+    }
+
+    private catchUpAll(): void {
+
+        for (const streams of this.byFamily.values()) {
+            streams.forEach((stream) => stream.catchUp());
+        }
+    }
+
+    /** The auth epoch moved: every key with open streams is checked again (moves during a check start another). */
+    private async recheck(): Promise<void> {
+
+        if (this.rechecking) {
+            this.recheckAgain = true;
+            return;
+        }
+
+        this.rechecking = true;
+        try {
+            do {
+                this.recheckAgain = false;
+                await Promise.all([...this.byKey.values()].map((streams) => this.recheckKey([...streams])));
+            } while (this.recheckAgain);
+        }
+        finally {
+            this.rechecking = false;
+        }
+    }
+
+    private async recheckKey(streams: ChangeStream[]): Promise<void> {
+
+        let current: ApiKeyCredentials;
+        try {
+            current = await this.options.reverify(streams[0].request);
+        }
+        catch (error) {
+            if (!Boom.isBoom(error) || error.output.statusCode >= 500) {
+                // The streams stay open: the next move of the epoch checks again.
+                this.options.log(['stream', 'error'], `could not check API key ${streams[0].keyId} again: ${(error as Error).stack ?? String(error)}`);
+                return;
+            }
+
+            const code = String(error.output.payload.code ?? 'invalid_key');
+            streams.forEach((stream) => stream.close(code, error.message));
+            return;
+        }
+
+        for (const stream of streams) {
+            if (!sameAccess(stream.credentials, current)) {
+                stream.close('credentials_changed', 'This key\'s plan or scope changed: reconnect with Last-Event-ID to carry on under the new one.');
+            }
+        }
+    }
+}

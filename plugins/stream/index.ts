@@ -1,0 +1,98 @@
+import type { Plugin } from '@hapi/hapi';
+import Joi from 'joi';
+
+import type { AuthEpoch } from '../../gateway/auth-epoch';
+import type { Policies } from '../../gateway/policies/types';
+import type { ChangeBus } from '../../lib/change-bus';
+import type { Log } from '../../lib/logger';
+import type { Models } from '../../models';
+import { ChangeLogReader } from './change-log';
+import { StreamHub } from './hub';
+import { lastEventIdSchema, openStreamHandler } from './open-stream';
+
+export interface StreamOptions {
+    models: Models;
+    changeBus: ChangeBus;
+    authEpoch: AuthEpoch;
+    policies: () => Policies;
+    log: Log;
+}
+
+const optionsSchema = Joi.object({
+    models: Joi.object().required(),
+    changeBus: Joi.object().required(),
+    authEpoch: Joi.object().required(),
+    policies: Joi.function().required(),
+    log: Joi.function().required()
+});
+
+/** What the stream plugin offers (`server.plugins.stream`): for tests and the benchmark. */
+export interface StreamApi {
+    /** Streams open on this instance. */
+    openStreams(): number;
+}
+
+declare module '@hapi/hapi' {
+    interface PluginProperties {
+        stream: StreamApi;
+    }
+}
+
+export const streamPath = '/api/v1/events/stream';
+
+const notes = [
+    'Server-sent events: `id: <event id>`, `event: <resource>.<action>` and `data:` the event\'s metadata as JSON, '
+    + '`{"id","resource","action","record_id","family_long_id","revision","occurred_at"}`, never record contents; '
+    + 'only the key\'s family and the resources in its scope (the route declares the aggregate `all`). '
+    + 'A `retry:` hint first, then a `: heartbeat` comment at a fixed interval.',
+    'Resume with the `Last-Event-ID` header (or `last_event_id`, for EventSource in browsers; the header wins): the events missed are replayed '
+    + 'in order, then the stream carries on live. When they are past the retention window the stream sends `event: reset` instead: re-fetch, then carry on from its id.',
+    'The server ends a stream with `event: close`, `data: {"code","message"}`: `overflow` (the client read too slowly; reconnect to resume), '
+    + '`credentials_changed` (plan or scope changed; reconnect), `shutdown`, or the code a new request would get (`invalid_key`, `family_suspended`…) '
+    + 'when the key is revoked or the family suspended. Streams per key are capped: one more is refused with 429.'
+];
+
+/**
+ * The change stream, GET /api/v1/events/stream: the family's change events as
+ * server-sent events, replayed from the change log after Last-Event-ID, then live
+ * from the change bus; closed within a second when its key stops being good.
+ */
+export const streamPlugin: Plugin<StreamOptions> = {
+    name: 'stream',
+    dependencies: ['gateway'],
+    register(server, options) {
+
+        Joi.assert(options, optionsSchema, 'stream plugin options');
+        const hub = new StreamHub({
+            changeBus: options.changeBus,
+            authEpoch: options.authEpoch,
+            reverify: (request) => server.plugins.gateway.reverify(request),
+            log: options.log
+        });
+
+        server.route({
+            method: 'GET',
+            path: streamPath,
+            handler: openStreamHandler({ hub, changeLog: new ChangeLogReader(options.models), policies: options.policies, log: options.log }),
+            options: {
+                auth: 'family-api',
+                // `all`: the stream carries every resource in the key's scope, as GET /api/v1/all does.
+                plugins: {
+                    gateway: { resource: 'all', operation: 'read' },
+                    docs: { responses: { 200: { description: 'The change stream (text/event-stream), open until either side closes it.', content: { 'text/event-stream': { schema: { type: 'string' } } } } } }
+                },
+                tags: ['api', 'stream'],
+                description: 'Change events of the resources in the key\'s scope, as server-sent events',
+                notes,
+                validate: {
+                    query: Joi.object({ last_event_id: lastEventIdSchema.label('last_event_id') }),
+                    headers: Joi.object({ 'last-event-id': lastEventIdSchema.label('Last-Event-ID') }).unknown()
+                }
+            }
+        });
+
+        // Open streams would hold server.stop() for its whole timeout.
+        server.ext('onPreStop', () => hub.closeAll('shutdown', 'The server is stopping: reconnect with Last-Event-ID to resume on another instance.'));
+        server.expose({ openStreams: () => hub.size } satisfies StreamApi);
+    }
+};

@@ -1,0 +1,152 @@
+import Crypto from 'crypto';
+import Fs from 'fs';
+import Path from 'path';
+import type { Readable } from 'stream';
+
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+
+import { BlobNotFoundError, contentKey, isContentKey } from '../../../lib/storage';
+import { LocalDiskStorage } from '../../../lib/storage/local-disk';
+import { scratchDirectory } from '../../helpers/server';
+
+export const lab = Lab.script();
+const { describe, it } = lab;
+
+async function read(stream: Readable): Promise<Buffer> {
+
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) {
+        chunks.push(chunk as Buffer);
+    }
+
+    return Buffer.concat(chunks);
+}
+
+/** Every file under `directory`, as paths relative to it. */
+function filesUnder(directory: string): string[] {
+
+    return (Fs.readdirSync(directory, { recursive: true }) as string[])
+        .filter((entry) => Fs.statSync(Path.join(directory, entry)).isFile())
+        .map((entry) => entry.split(Path.sep).join('/'));
+}
+
+describe('LocalDiskStorage', () => {
+
+    it('stores a file under its SHA-256 and reads it back', async () => {
+
+        const root = scratchDirectory();
+        const storage = new LocalDiskStorage(root);
+        const data = Crypto.randomBytes(5000);
+        const sha256 = Crypto.createHash('sha256').update(data).digest('hex');
+
+        const blob = await storage.put(data);
+
+        expect(blob).to.equal({ key: `${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`, size: 5000, sha256 });
+        expect(filesUnder(root)).to.equal([blob.key]);
+        expect(await read(await storage.open(blob.key))).to.equal(data);
+        expect(await storage.stat(blob.key)).to.equal({ size: 5000 });
+    });
+
+    it('reads a range of bytes, both ends included', async () => {
+
+        const storage = new LocalDiskStorage(scratchDirectory());
+        const blob = await storage.put(Buffer.from('0123456789'));
+
+        expect((await read(await storage.open(blob.key, { start: 2, end: 5 }))).toString()).to.equal('2345');
+        expect((await read(await storage.open(blob.key, { start: 9, end: 9 }))).toString()).to.equal('9');
+    });
+
+    it('keeps equal content once, however often and however concurrently it is stored', async () => {
+
+        const root = scratchDirectory();
+        const storage = new LocalDiskStorage(root);
+        const data = Crypto.randomBytes(200_000);
+
+        const blobs = await Promise.all([storage.put(data), storage.put(data), storage.put(Buffer.from(data))]);
+        const again = await storage.put(data);
+
+        expect(new Set([...blobs, again].map((blob) => blob.key)).size).to.equal(1);
+        expect(filesUnder(root)).to.equal([again.key]);
+        expect(await read(await storage.open(again.key))).to.equal(data);
+    });
+
+    it('leaves no temporary file behind', async () => {
+
+        const root = scratchDirectory();
+        const storage = new LocalDiskStorage(root);
+        await Promise.all([storage.put(Crypto.randomBytes(10)), storage.put(Crypto.randomBytes(300_000))]);
+
+        expect(filesUnder(root).filter((file) => !isContentKey(file))).to.equal([]);
+    });
+
+    it('makes a blob visible only once it is complete', async () => {
+
+        const root = scratchDirectory();
+        const storage = new LocalDiskStorage(root);
+        const data = Crypto.randomBytes(32 * 1024 * 1024);
+        const sha256 = Crypto.createHash('sha256').update(data).digest('hex');
+        const path = Path.join(root, ...contentKey(sha256).split('/'));
+
+        // Watch the final name while the write is under way: whenever it exists, it is whole.
+        let done = false;
+        const sizesSeen = new Set<number>();
+        const writing = storage.put(data).finally(() => {
+
+            done = true;
+        });
+
+        while (!done) {
+            const stat = Fs.statSync(path, { throwIfNoEntry: false });
+            if (stat) {
+                sizesSeen.add(stat.size);
+            }
+
+            await new Promise((resolve) => setImmediate(resolve));
+        }
+
+        await writing;
+        expect([...sizesSeen].filter((size) => size !== data.length)).to.equal([]);
+        expect(Fs.statSync(path).size).to.equal(data.length);
+    });
+
+    it('never serves a temporary file a crash left behind', async () => {
+
+        const root = scratchDirectory();
+        const storage = new LocalDiskStorage(root);
+        const data = Crypto.randomBytes(1000);
+        const key = contentKey(Crypto.createHash('sha256').update(data).digest('hex'));
+        const path = Path.join(root, ...key.split('/'));
+        Fs.mkdirSync(Path.dirname(path), { recursive: true });
+        Fs.writeFileSync(`${path}.0123456789ab.tmp`, data.subarray(0, 300));      // a write cut short
+
+        expect(await storage.stat(key)).to.be.null();
+        await expect(storage.open(key)).to.reject(BlobNotFoundError);
+        await expect(storage.open(`${key}.0123456789ab.tmp`)).to.reject(/Not a storage key/);
+
+        await storage.put(data);
+        expect(await read(await storage.open(key))).to.equal(data);
+    });
+
+    it('refuses keys that are not content keys, such as paths out of its directory', async () => {
+
+        const storage = new LocalDiskStorage(scratchDirectory());
+        for (const key of ['../../etc/passwd', '/etc/passwd', 'ab/cd/ef', `ab/cd/${'0'.repeat(64)}`, `${'a'.repeat(64)}`]) {
+            await expect(storage.open(key)).to.reject(/Not a storage key/);
+            await expect(storage.stat(key)).to.reject(/Not a storage key/);
+            await expect(storage.remove(key)).to.reject(/Not a storage key/);
+        }
+    });
+
+    it('removes a blob; removing a missing one is not an error', async () => {
+
+        const storage = new LocalDiskStorage(scratchDirectory());
+        const blob = await storage.put(Crypto.randomBytes(100));
+
+        await storage.remove(blob.key);
+        await storage.remove(blob.key);
+
+        expect(await storage.stat(blob.key)).to.be.null();
+        await expect(storage.open(blob.key)).to.reject(BlobNotFoundError);
+    });
+});

@@ -1,0 +1,84 @@
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+import Joi from 'joi';
+
+import { jsonSchemaOf, keysOf, literalName } from '../../../plugins/docs/json-schema';
+
+export const lab = Lab.script();
+const { describe, it } = lab;
+
+describe('literalName()', () => {
+
+    it('reads the one name a key pattern matches', () => {
+
+        expect(literalName('^filter\\[gender\\]$')).to.equal('filter[gender]');
+        expect(literalName('^cursor$')).to.equal('cursor');
+    });
+
+    it('finds none in a pattern that matches many names', () => {
+
+        expect(literalName('^filter\\[.+\\]$')).to.be.undefined();
+        expect(literalName('^x_\\d$')).to.be.undefined();
+        expect(literalName('filter')).to.be.undefined();
+    });
+});
+
+describe('keysOf()', () => {
+
+    it('lists keys and literal key patterns with their schemas, descriptions and presence', () => {
+
+        const schema = Joi.object({
+            sort: Joi.string().valid('a', 'b').required(),
+            limit: Joi.number().integer().min(1).max(100).default(25)
+        }).pattern(/^filter\[name\]$/, Joi.string().max(10).description('A name.').required());
+
+        expect(keysOf(schema, 'GET /x')).to.equal([
+            { name: 'sort', required: true, schema: { type: 'string', enum: ['a', 'b'] } },
+            { name: 'limit', required: false, schema: { type: 'integer', default: 25, minimum: 1, maximum: 100 } },
+            { name: 'filter[name]', required: false, description: 'A name.', schema: { type: 'string', maxLength: 10 } }
+        ]);
+    });
+
+    it('refuses a key pattern it cannot name', () => {
+
+        const schema = Joi.object().pattern(/^filter\[.+\]$/, Joi.string());
+        expect(() => keysOf(schema, 'GET /x')).to.throw('API reference: GET /x accepts keys matching /^filter\\[.+\\]$/, which cannot be documented as named parameters');
+    });
+
+    it('keeps every value a rule on another key may allow, and names that key', () => {
+
+        const anExport = Joi.string().invalid('json').required();
+        const schema = Joi.object({
+            format: Joi.string().valid('json', 'csv'),
+            limit: Joi.number().integer().min(1).when('format', { is: anExport, then: Joi.optional(), otherwise: Joi.number().max(100).default(25) }),
+            cursor: Joi.string().max(1000).when('format', { is: anExport, then: Joi.forbidden() })
+        });
+
+        const [, limit, cursor] = keysOf(schema, 'GET /x');
+        expect(limit).to.equal({ name: 'limit', required: false, dependsOn: ['format'], schema: { type: 'integer', minimum: 1, anyOf: [{}, { type: 'number', default: 25, maximum: 100 }] } });
+        expect(cursor).to.equal({ name: 'cursor', required: false, dependsOn: ['format'], schema: { type: 'string', maxLength: 1000 } });
+    });
+});
+
+describe('jsonSchemaOf()', () => {
+
+    it('converts a body with nullable, defaulted and refused-unknown fields', () => {
+
+        const schema = Joi.object({
+            name: Joi.string().max(5).required(),
+            note: Joi.string().allow(null),
+            kind: Joi.string().valid('x', 'y').default('x')
+        });
+
+        expect(jsonSchemaOf(schema)).to.equal({
+            type: 'object',
+            properties: {
+                name: { type: 'string', maxLength: 5 },
+                note: { type: ['string', 'null'] },
+                kind: { type: 'string', default: 'x', enum: ['x', 'y'] }
+            },
+            required: ['name'],
+            additionalProperties: false
+        });
+    });
+});

@@ -1,0 +1,286 @@
+import Fs from 'fs';
+import Path from 'path';
+
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+import Hapi, { type Server } from '@hapi/hapi';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import Ajv2020 from 'ajv/dist/2020';
+import Joi from 'joi';
+
+import { gatewayPolicies } from '../../../gateway/policy-chain';
+import { projectRoot } from '../../../lib/config';
+import { resourceNames, resources, fieldNamesWhere, type ResourceName } from '../../../models/resources';
+import { policyErrors } from '../../../plugins/docs/error-codes';
+import { openApiDocument } from '../../../plugins/docs/openapi-document';
+import type { JsonSchema, OpenApiDocument, OperationObject } from '../../../plugins/docs/openapi-types';
+import { familyWithKey, testServer } from '../../helpers/server';
+import { bodyOf, createBody, creatableResources, insertRecord, uploadedResources } from '../records/fixtures';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+/** The codes of DESIGN.md §4: the contract the Error schema must at least carry. */
+const designErrorCodes = [
+    'invalid_key', 'api_not_enabled', 'plan_not_eligible', 'family_suspended', 'resource_scope', 'operation_scope',
+    'not_found', 'invalid_request', 'too_large', 'unsupported_media_type', 'rate_limited'
+];
+
+const documentedOperations = (document: OpenApiDocument): [string, string, OperationObject][] =>
+    Object.entries(document.paths).flatMap(([path, operations]) => Object.entries(operations).map(([method, operation]): [string, string, OperationObject] => [path, method, operation]));
+
+/** Every Schema Object of the document, wherever OpenAPI puts one. */
+function schemasIn(document: OpenApiDocument): JsonSchema[] {
+
+    const schemas: JsonSchema[] = [...Object.values(document.components.schemas), ...Object.values(document.components.headers).map((header) => header.schema)];
+    for (const [, , operation] of documentedOperations(document)) {
+        schemas.push(...operation.parameters.map((parameter) => parameter.schema));
+        for (const holder of [operation.requestBody, ...Object.values(operation.responses)]) {
+            schemas.push(...Object.values(holder?.content ?? {}).flatMap((media) => (media.schema ? [media.schema] : [])));
+        }
+    }
+
+    return schemas;
+}
+
+/** A JSON pointer into the document, as a URI fragment. */
+const pointer = (...parts: string[]) => `#/${parts.map((part) => encodeURIComponent(part.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
+
+describe('GET /api/v1/openapi.json', () => {
+
+    let server: Server;
+    let document: OpenApiDocument;
+    let etag: string;
+    let ajv: Ajv2020;
+
+    /** Expects `body` to be what the document promises for this path, method, status and JSON content. */
+    const expectDocumented = (path: string, method: string, status: number, body: unknown) => {
+
+        const schemaRef = `openapi.json${pointer('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema')}`;
+        const valid = ajv.validate({ $ref: schemaRef }, body);
+        expect(valid, `${method.toUpperCase()} ${path} ${status}: ${ajv.errorsText()}\n${JSON.stringify(body)}`).to.be.true();
+    };
+
+    /** Every field a record carries is a property of its resource's schema. */
+    const expectFieldsDocumented = (name: ResourceName, record: Record<string, unknown>) => {
+
+        const schemaName = Object.keys(document.components.schemas).find((candidate) => document.components.schemas[candidate].description === resources[name].description)!;
+        const documented = Object.keys(document.components.schemas[schemaName].properties as object);
+        expect(Object.keys(record).filter((field) => !documented.includes(field)), `${name} fields missing from schema ${schemaName}`).to.equal([]);
+    };
+
+    before(async () => {
+
+        server = await testServer();
+        const response = await server.inject('/api/v1/openapi.json');
+        expect(response.statusCode, response.payload).to.equal(200);
+        document = bodyOf(response);
+        etag = response.headers.etag as string;
+        ajv = new Ajv2020({ strict: false, validateFormats: false });
+        ajv.addSchema(document, 'openapi.json');
+    });
+
+    after(() => server.stop());
+
+    it('is served without a key, cacheable, and revalidated with its ETag', async () => {
+
+        const response = await server.inject('/api/v1/openapi.json');
+        expect(response.statusCode).to.equal(200);
+        expect(response.headers['content-type']).to.equal('application/json; charset=utf-8');
+        expect(response.headers['cache-control']).to.contain(['public', 'max-age=300']);
+        expect(etag).to.match(/^"[\w-]+"$/);
+        expect(response.headers.etag).to.equal(etag);
+
+        const unchanged = await server.inject({ url: '/api/v1/openapi.json', headers: { 'if-none-match': etag } });
+        expect(unchanged.statusCode).to.equal(304);
+        expect(unchanged.payload).to.equal('');
+    });
+
+    it('is a valid OpenAPI 3.1 document', async () => {
+
+        expect(document.openapi).to.equal('3.1.0');
+        const result = await validate(structuredClone(document) as never);
+        expect(result.valid, result.valid ? '' : compileErrors(result)).to.be.true();
+        expect(result.warnings).to.equal([]);
+    });
+
+    it('holds only valid JSON Schema 2020-12 schemas', () => {
+
+        const schemas = schemasIn(document);
+        expect(schemas.length).to.be.above(100);
+        for (const schema of schemas) {
+            expect(ajv.validateSchema(schema), `${JSON.stringify(schema)}: ${ajv.errorsText()}`).to.be.true();
+        }
+    });
+
+    it('documents every route under /api/v1 with its method, and nothing else', () => {
+
+        const routes = server.table().filter((route) => route.path === '/api/v1' || route.path.startsWith('/api/v1/'))
+            .map((route) => `${route.method} ${route.path.replace(/\{(\w+)[?*]?\d*\}/g, '{$1}')}`);
+        const documented = documentedOperations(document).map(([path, method]) => `${method} ${path}`);
+
+        expect(routes.length).to.be.above(35);
+        expect(documented.sort()).to.equal(routes.sort());
+    });
+
+    it('takes the information, server and security scheme from the deployment', () => {
+
+        const pkg = JSON.parse(Fs.readFileSync(Path.join(projectRoot, 'package.json'), 'utf8'));
+        expect(document.info.version).to.equal(pkg.version);
+        expect(document.servers).to.equal([{ url: server.app.services.config.publicBaseUrl }]);
+        expect(document.components.securitySchemes['family-api']).to.include({ type: 'http', scheme: 'bearer' });
+        expect(document.components.securitySchemes['family-api'].description).to.contain('frk_');
+
+        for (const [path, method, operation] of documentedOperations(document)) {
+            const expected = path === '/api/v1/openapi.json' ? [] : [{ 'family-api': [] }];
+            expect(operation.security, `${method} ${path}`).to.equal(expected);
+        }
+    });
+
+    it('gives every resource a record schema and one filter[field] parameter per filterable field', () => {
+
+        for (const name of resourceNames) {
+            const list = document.paths[`/api/v1/${name}`].get;
+            const filters = list.parameters.filter((parameter) => parameter.name.startsWith('filter[')).map((parameter) => parameter.name);
+            expect(filters, name).to.equal(fieldNamesWhere(resources[name], (field) => field.filterable).map((field) => `filter[${field}]`));
+            expect(list.parameters.map((parameter) => parameter.name)).to.include(['format', 'search', 'sort', 'direction', 'limit', 'cursor']);
+            expect(list.responses['200'].headers).to.include(['Link', 'RateLimit', 'RateLimit-Policy']);
+
+            const record = list.responses['200'].content!['application/json'].schema as any;
+            const schema = document.components.schemas[record.properties.data.items.$ref.split('/').pop()];
+            expect(Object.keys(schema.properties as object)).to.include(['id', ...Object.keys(resources[name].fields), 'revision', 'created_at', 'updated_at']);
+            expect((schema.properties as any).created_at.readOnly).to.be.true();
+        }
+
+        const gender = document.components.schemas.Person.properties as any;
+        expect(gender.gender.enum).to.equal(['female', 'male', 'other', 'unknown']);
+        expect(gender.birth_date.pattern).to.equal('^\\d{4}(-\\d{2}(-\\d{2})?)?$');
+        expect(gender.first_name.readOnly).to.not.exist();
+    });
+
+    it('names the operation scopes each route and query parameter needs', () => {
+
+        for (const route of server.table().filter((candidate) => candidate.settings.plugins?.gateway)) {
+            const operation = document.paths[route.path][route.method];
+            expect(operation['x-required-operations'], `${route.method} ${route.path}`).to.equal([route.settings.plugins!.gateway!.operation]);
+            expect(operation['x-resource']).to.equal(route.settings.plugins!.gateway!.resource);
+        }
+
+        const needs = Object.fromEntries(document.paths['/api/v1/persons'].get.parameters.map((parameter) => [parameter.name, parameter['x-required-operations']]));
+        expect(needs).to.include({ search: ['search'], sort: ['sort'], direction: ['sort'], 'filter[gender]': ['filter'], limit: undefined, cursor: undefined });
+    });
+
+    it('lists every error code, and which of them each route can answer', () => {
+
+        const codes = (document.components.schemas.Error.properties as any).code.enum;
+        expect(codes).to.include(designErrorCodes);
+
+        const codesOf = (path: string, method: string, status: string) => (document.paths[path][method].responses[status].content!['application/json'].schema as any).allOf[1].properties.code.enum;
+        expect(codesOf('/api/v1/persons', 'get', '401')).to.equal(['invalid_key']);
+        expect(codesOf('/api/v1/persons', 'get', '403')).to.equal(['plan_not_eligible', 'api_not_enabled', 'family_suspended', 'resource_scope', 'operation_scope']);
+        expect(codesOf('/api/v1/persons', 'get', '429')).to.equal(['rate_limited']);
+        expect(codesOf('/api/v1/persons', 'post', '413')).to.equal(['too_large']);
+        expect(codesOf('/api/v1/persons', 'post', '415')).to.equal(['unsupported_media_type']);
+        expect(codesOf('/api/v1/persons/{id}', 'get', '404')).to.equal(['not_found']);
+        expect(document.paths['/api/v1/persons'].get.responses['404']).to.not.exist();
+        expect(document.paths['/api/v1/persons'].get.responses['413']).to.not.exist();
+        expect(document.paths['/api/v1/persons'].get.responses['429'].headers).to.include('Retry-After');
+        expect(document.paths['/api/v1/persons'].get.responses['401'].headers).to.equal({ 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } });
+    });
+
+    it('answers a request without a key on every secured route as documented', async () => {
+
+        for (const [path, method, operation] of documentedOperations(document).filter(([, , candidate]) => candidate.security.length > 0)) {
+            const response = await server.inject({ method, url: path.replace(/\{\w+\}/g, 'x') });
+            expect(response.statusCode, `${method} ${path}`).to.equal(401);
+            expectDocumented(path, method, 401, bodyOf(response));
+            expect(operation.responses['401']).to.exist();
+        }
+    });
+
+    it('describes the bodies the API really sends', async () => {
+
+        const family = await familyWithKey(server);
+        for (const name of creatableResources) {
+            const created = await family.inject('POST', `/api/v1/${name}`, createBody(name));
+            expect(created.statusCode, created.payload).to.equal(201);
+            expectDocumented(`/api/v1/${name}`, 'post', 201, bodyOf(created));
+            expectFieldsDocumented(name, bodyOf(created).data);
+        }
+
+        for (const name of uploadedResources) {
+            await insertRecord(server, family.familyLongId, name);
+        }
+
+        for (const name of resourceNames) {
+            const list = await family.inject('GET', `/api/v1/${name}?limit=1`);
+            expectDocumented(`/api/v1/${name}`, 'get', 200, bodyOf(list));
+            const [record] = bodyOf(list).data;
+            expectFieldsDocumented(name, record);
+
+            const read = await family.inject('GET', `/api/v1/${name}/${record.id}`);
+            expectDocumented(`/api/v1/${name}/{id}`, 'get', 200, bodyOf(read));
+        }
+
+        const person = bodyOf(await family.inject('GET', '/api/v1/persons')).data[0];
+        expectDocumented('/api/v1/persons/{id}', 'patch', 200, bodyOf(await family.inject('PATCH', `/api/v1/persons/${person.id}`, { notes: 'Changed.' })));
+        expectDocumented('/api/v1/all', 'get', 200, bodyOf(await family.inject('GET', '/api/v1/all')));
+        expectDocumented('/api/v1/persons/{id}', 'delete', 200, bodyOf(await family.inject('DELETE', `/api/v1/persons/${person.id}`)));
+        expectDocumented('/api/v1/persons/{id}', 'get', 404, bodyOf(await family.inject('GET', `/api/v1/persons/${person.id}`)));
+        expectDocumented('/api/v1/persons', 'get', 400, bodyOf(await family.inject('GET', '/api/v1/persons?sort=notes')));
+
+        const readOnly = await familyWithKey(server, { operations: ['read'] });
+        expectDocumented('/api/v1/persons', 'get', 403, bodyOf(await readOnly.inject('GET', '/api/v1/persons?search=x')));
+    });
+});
+
+describe('openApiDocument()', () => {
+
+    let server: Server;
+
+    before(async () => {
+
+        server = await testServer();
+    });
+
+    after(() => server.stop());
+
+    it('knows the errors of every gateway policy', () => {
+
+        expect(Object.keys(policyErrors).sort()).to.equal(Object.keys(gatewayPolicies).sort());
+    });
+
+    it('takes the responses and extra error codes a route declares in plugins.docs', () => {
+
+        const { policyStore, config } = server.app.services;
+        const bare = Hapi.server();
+        bare.route({
+            method: 'POST',
+            path: '/api/v1/uploads/{id}',
+            handler: () => null,
+            options: {
+                auth: false,
+                validate: { params: Joi.object({ id: Joi.string() }) },
+                plugins: { docs: { responses: { 302: { description: 'Elsewhere.', headers: { Location: { $ref: '#/components/headers/Location' } } } }, errors: ['quota_exceeded'] } }
+            }
+        });
+
+        const context = { gateway: { routeGroups: [] }, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd' };
+        expect(openApiDocument(bare.table(), context).paths).to.equal({});
+
+        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], auth: { scheme: 'api-key' }, policies: [] }] };
+        const { responses } = openApiDocument(bare.table(), { ...context, gateway }).paths['/api/v1/uploads/{id}'].post;
+        expect(Object.keys(responses)).to.equal(['302', '400', '404', '413']);
+        expect(responses['302']).to.equal({ description: 'Elsewhere.', headers: { Location: { $ref: '#/components/headers/Location' } } });
+        expect((responses['413'].content!['application/json'].schema as any).allOf[1].properties.code.enum).to.equal(['quota_exceeded']);
+    });
+
+    it('refuses a route group whose policy it cannot document', () => {
+
+        const { policyStore, config } = server.app.services;
+        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], auth: { scheme: 'api-key' }, policies: [{ name: 'geo-fence', enabled: true, config: {} }] }] };
+        const context = { gateway, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd' };
+
+        expect(() => openApiDocument(server.table(), context)).to.throw('API reference: the errors of gateway policy "geo-fence" are not described in plugins/docs/error-codes.ts');
+    });
+});

@@ -1,0 +1,201 @@
+import type { Server } from '@hapi/hapi';
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+
+import { derivedKey, masterSecret } from '../../../lib/secrets';
+import { fileToken } from '../../../plugins/files/signed-urls';
+import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
+import { bodyOf, dataOf, expectError } from '../records/fixtures';
+import { pathOf, sampleFile, sha256Of, upload } from './fixtures';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+describe('GET /files/{token}', () => {
+
+    let server: Server;
+
+    before(async () => {
+
+        server = await testServer();
+        await server.start();
+    });
+
+    after(async () => {
+
+        await server.stop();
+    });
+
+    /** A gallery item with `file`, and the path of its signed URL. */
+    async function galleryItem(family: FamilyFixture, file: Buffer, fields: Record<string, unknown> = {}): Promise<{ id: string; path: string }> {
+
+        const created = dataOf(await upload(family, 'gallery', file, fields), 201);
+        return { id: created.id, path: pathOf(created.url) };
+    }
+
+    /** A token signed with this deployment's key, as the server would sign it. */
+    async function signedToken(grant: { resource: string; id: string; storageKey: string; expiresAt: number }): Promise<string> {
+
+        const key = derivedKey(await masterSecret(server.app.services.models), 'signed-file-urls');
+        return fileToken(key, grant);
+    }
+
+    const storedRow = (id: string) => server.app.services.models.records.gallery.findByPk(id);
+
+    it('round-trips a file byte for byte over HTTP: upload, then download through the signed URL', async () => {
+
+        const family = await familyWithKey(server);
+        const file = sampleFile('jpeg', 3 * 1024 * 1024 + 7);
+
+        const uploaded = await fetch(`${server.info.uri}/api/v1/gallery`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${family.key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ title: 'Wedding', original_name: 'Hochzeit Zoë.jpg', file_base64: file.toString('base64') })
+        });
+        expect(uploaded.status).to.equal(201);
+        const created = ((await uploaded.json()) as { data: { url: string } }).data;
+
+        const downloaded = await fetch(`${server.info.uri}${pathOf(created.url)}`);
+
+        expect(downloaded.status).to.equal(200);
+        expect(Buffer.from(await downloaded.arrayBuffer()).equals(file)).to.be.true();
+        expect(downloaded.headers.get('content-type')).to.equal('image/jpeg');
+        expect(downloaded.headers.get('content-length')).to.equal(String(file.length));
+        expect(downloaded.headers.get('accept-ranges')).to.equal('bytes');
+        expect(downloaded.headers.get('etag')).to.equal(`"${sha256Of(file)}"`);
+        expect(downloaded.headers.get('x-content-type-options')).to.equal('nosniff');
+        expect(downloaded.headers.get('content-disposition')).to.equal('inline; filename="Hochzeit Zoe.jpg"; filename*=UTF-8\'\'Hochzeit%20Zo%C3%AB.jpg');
+        const maxAge = Number(/^private, max-age=(\d+)$/.exec(downloaded.headers.get('cache-control')!)![1]);
+        expect(maxAge).to.be.within(890, 900);
+    });
+
+    it('serves one byte range: the first bytes, a suffix, an open end, an end past the file (206)', async () => {
+
+        const family = await familyWithKey(server);
+        const file = sampleFile('png', 1000);
+        const { path } = await galleryItem(family, file);
+        const ranges: [string, number, number][] = [['bytes=0-9', 0, 9], ['bytes=-100', 900, 999], ['bytes=990-', 990, 999], ['bytes=500-5000', 500, 999], ['bytes=-5000', 0, 999]];
+
+        for (const [range, first, last] of ranges) {
+            const response = await server.inject({ url: path, headers: { range } });
+            expect(response.statusCode, range).to.equal(206);
+            expect(response.rawPayload).to.equal(file.subarray(first, last + 1));
+            expect(response.headers['content-range']).to.equal(`bytes ${first}-${last}/1000`);
+            expect(response.headers['content-length']).to.equal(last - first + 1);
+            expect(response.headers.etag).to.equal(`"${sha256Of(file)}"`);
+        }
+    });
+
+    it('answers 416 for a range that starts past the end', async () => {
+
+        const family = await familyWithKey(server);
+        const { path } = await galleryItem(family, sampleFile('png', 1000));
+
+        for (const range of ['bytes=1000-', 'bytes=5000-6000', 'bytes=-0']) {
+            const response = await server.inject({ url: path, headers: { range } });
+            expectError(response, 416, 'invalid_request', '1000 bytes');
+            expect(response.headers['content-range']).to.equal('bytes */1000');
+        }
+    });
+
+    it('sends the whole file for several ranges, a malformed range, or an If-Range naming another version', async () => {
+
+        const family = await familyWithKey(server);
+        const file = sampleFile('png', 1000);
+        const { path } = await galleryItem(family, file);
+
+        for (const headers of [{ range: 'bytes=0-1,5-6' }, { range: 'bytes=9-2' }, { range: 'pages=1' }, { range: 'bytes=0-9', 'if-range': '"an-older-version"' }]) {
+            const response = await server.inject({ url: path, headers });
+            expect(response.statusCode).to.equal(200);
+            expect(response.rawPayload).to.equal(file);
+        }
+
+        const current = await server.inject({ url: path, headers: { range: 'bytes=0-9', 'if-range': `"${sha256Of(file)}"` } });
+        expect(current.statusCode).to.equal(206);
+    });
+
+    it('answers 304 to If-None-Match with its ETag, and 200 to another', async () => {
+
+        const family = await familyWithKey(server);
+        const file = sampleFile('png', 500);
+        const { path } = await galleryItem(family, file);
+
+        const unchanged = await server.inject({ url: path, headers: { 'if-none-match': `"something-else", "${sha256Of(file)}"` } });
+        expect(unchanged.statusCode).to.equal(304);
+        expect(unchanged.rawPayload.length).to.equal(0);
+        expect(unchanged.headers.etag).to.equal(`"${sha256Of(file)}"`);
+        expect(unchanged.headers['cache-control']).to.match(/^private, max-age=\d+$/);
+
+        const changed = await server.inject({ url: path, headers: { 'if-none-match': '"something-else"' } });
+        expect(changed.statusCode).to.equal(200);
+        expect(changed.rawPayload).to.equal(file);
+    });
+
+    it('refuses a tampered URL with 403 invalid_signature', async () => {
+
+        const family = await familyWithKey(server);
+        const mine = await galleryItem(family, sampleFile('png'));
+        const other = await galleryItem(family, sampleFile('png'));
+        const [payload, signature] = mine.path.slice('/files/'.length).split('.');
+        const [resource, id, storageKey, expiresAt] = JSON.parse(Buffer.from(payload, 'base64url').toString());
+        const reencode = (grant: unknown[]) => Buffer.from(JSON.stringify(grant)).toString('base64url');
+        const otherPayload = other.path.slice('/files/'.length).split('.')[0];
+        const flipped = `${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`;
+
+        const tampered = [
+            `${reencode([resource, id, storageKey, expiresAt + 3600])}.${signature}`,       // a longer life
+            `${reencode(['documents', id, storageKey, expiresAt])}.${signature}`,
+            `${otherPayload}.${signature}`,                                                // another file
+            `${payload}.${flipped}`,
+            `${payload}.${signature}=`,
+            `${payload}.${signature}.${signature}`,
+            payload,
+            'not-a-token'
+        ];
+
+        for (const token of tampered) {
+            expectError(await server.inject(`/files/${token}`), 403, 'invalid_signature');
+        }
+
+        const foreignKey = fileToken(Buffer.alloc(32, 7), { resource, id, storageKey, expiresAt });
+        expectError(await server.inject(`/files/${foreignKey}`), 403, 'invalid_signature');
+    });
+
+    it('refuses an expired URL with 403 url_expired', async () => {
+
+        const family = await familyWithKey(server);
+        const { id } = await galleryItem(family, sampleFile('png'));
+        const row = await storedRow(id);
+        const grant = { resource: 'gallery', id, storageKey: row!.get('storage_key') as string };
+
+        const expired = await signedToken({ ...grant, expiresAt: Math.floor(Date.now() / 1000) - 1 });
+        const response = await server.inject(`/files/${expired}`);
+        expectError(response, 403, 'url_expired');
+        expect(bodyOf(response).message).to.contain('ask the API for a fresh one');
+
+        const valid = await signedToken({ ...grant, expiresAt: Math.floor(Date.now() / 1000) + 30 });
+        expect((await server.inject(`/files/${valid}`)).statusCode).to.equal(200);
+    });
+
+    it('answers 404 once the record is deleted, though its URL has not expired', async () => {
+
+        const family = await familyWithKey(server);
+        const { id, path } = await galleryItem(family, sampleFile('png'));
+
+        dataOf(await family.inject('DELETE', `/api/v1/gallery/${id}`));
+
+        expectError(await server.inject(path), 404, 'not_found');
+    });
+
+    it('serves HEAD with the headers and no body', async () => {
+
+        const family = await familyWithKey(server);
+        const { path } = await galleryItem(family, sampleFile('png', 321));
+
+        const response = await server.inject({ method: 'HEAD', url: path });
+
+        expect(response.statusCode).to.equal(200);
+        expect(response.headers['content-length']).to.equal(321);
+        expect(response.rawPayload.length).to.equal(0);
+    });
+});

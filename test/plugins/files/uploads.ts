@@ -1,0 +1,209 @@
+import Fs from 'fs';
+
+import type { Server } from '@hapi/hapi';
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+
+import { familyWithKey, testServer } from '../../helpers/server';
+import { dataOf, expectError, insertRecord, isoTimestamp } from '../records/fixtures';
+import { blobExists, blobPath, sampleFile, sampleText, upload } from './fixtures';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+describe('POST /api/v1/gallery and /api/v1/documents', () => {
+
+    let server: Server;
+
+    before(async () => {
+
+        server = await testServer();
+    });
+
+    after(async () => {
+
+        await server.stop();
+    });
+
+    it('stores a gallery item with its file, its change event, and a signed URL instead of content', async () => {
+
+        const family = await familyWithKey(server);
+        const file = sampleFile('png', 300);
+        const before = Date.now();
+
+        const response = await upload(family, 'gallery', file, { title: 'Grandma at the beach', place: 'Brighton', original_name: 'beach.png' });
+        const created = dataOf(response, 201);
+
+        expect(response.headers.location).to.equal(`${server.app.services.config.publicBaseUrl}/api/v1/gallery/${created.id}`);
+        expect(created).to.include({ title: 'Grandma at the beach', place: 'Brighton', original_name: 'beach.png', media_type: 'image/png', size_bytes: 300, revision: 1 });
+        expect(created).to.not.include(['storage_key', 'sha256', 'file_base64']);
+        expect(created.url).to.match(/^http:\/\/127\.0\.0\.1:0\/files\/[\w-]+\.[\w-]+$/);
+        expect(created.url_expires_at).to.match(isoTimestamp);
+        const lifetime = Date.parse(created.url_expires_at) - before;
+        expect(lifetime).to.be.within(899_000, 901_000);
+
+        expect(blobExists(server, file)).to.be.true();
+        const events = await server.app.services.models.ChangeEvent.findAll({ where: { record_id: created.id } });
+        expect(events.map((event) => event.action)).to.equal(['created']);
+
+        const read = dataOf(await family.inject('GET', `/api/v1/gallery/${created.id}`));
+        expect(read).to.include({ id: created.id, original_name: 'beach.png', size_bytes: 300 });
+        expect(read.url).to.exist();
+        expect(dataOf(await family.inject('GET', '/api/v1/gallery'))[0].url).to.exist();
+        expect(dataOf(await family.inject('GET', '/api/v1/all')).gallery[0].url).to.exist();
+    });
+
+    it('gives documents no URL: their file is reached only through /file', async () => {
+
+        const family = await familyWithKey(server);
+        const created = dataOf(await upload(family, 'documents', sampleFile('pdf'), { title: 'Birth certificate', category: 'certificate', original_name: 'birth.pdf' }), 201);
+
+        expect(created).to.include({ title: 'Birth certificate', category: 'certificate', media_type: 'application/pdf' });
+        for (const record of [created, dataOf(await family.inject('GET', `/api/v1/documents/${created.id}`)), dataOf(await family.inject('GET', '/api/v1/documents'))[0]]) {
+            expect(Object.keys(record)).to.not.include(['url', 'url_expires_at', 'storage_key', 'sha256']);
+        }
+    });
+
+    it('detects the media type from the content when none is declared', async () => {
+
+        const family = await familyWithKey(server);
+
+        expect(dataOf(await upload(family, 'gallery', sampleFile('jpeg')), 201).media_type).to.equal('image/jpeg');
+        expect(dataOf(await upload(family, 'gallery', sampleFile('gif')), 201).media_type).to.equal('image/gif');
+        expect(dataOf(await upload(family, 'documents', sampleText()), 201).media_type).to.equal('text/plain');
+    });
+
+    it('takes a declared type whatever its case and parameters, when the content matches', async () => {
+
+        const family = await familyWithKey(server);
+
+        expect(dataOf(await upload(family, 'gallery', sampleFile('png'), { mime_type: 'Image/PNG' }), 201).media_type).to.equal('image/png');
+        expect(dataOf(await upload(family, 'documents', Buffer.from('Zoë\'s letter\r\n\tto Ana\n'), { mime_type: 'text/plain; charset=utf-8' }), 201).media_type).to.equal('text/plain');
+    });
+
+    it('refuses content that is not what the declared type says, saying what it looks like (415)', async () => {
+
+        const family = await familyWithKey(server);
+
+        expectError(await upload(family, 'gallery', sampleFile('jpeg'), { mime_type: 'image/png' }), 415, 'unsupported_media_type', 'declared image/png, but its content looks like image/jpeg');
+        expectError(await upload(family, 'documents', sampleFile('png'), { mime_type: 'application/pdf' }), 415, 'unsupported_media_type', 'looks like image/png');
+        expectError(await upload(family, 'documents', Buffer.from([0x00, 0x01, 0x02, 0xfe]), { mime_type: 'text/plain' }), 415, 'unsupported_media_type', 'is of no type this service recognises');
+        expectError(await upload(family, 'documents', Buffer.from([0x61, 0xc3, 0x28]), { mime_type: 'text/plain' }), 415, 'unsupported_media_type', 'is of no type');
+    });
+
+    it('refuses types the resource does not accept (415)', async () => {
+
+        const family = await familyWithKey(server);
+
+        expectError(await upload(family, 'gallery', sampleFile('pdf'), { mime_type: 'application/pdf' }), 415, 'unsupported_media_type', 'application/pdf is not accepted for gallery; it accepts image/jpeg, image/png');
+        expectError(await upload(family, 'gallery', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), { mime_type: 'image/svg+xml' }), 415, 'unsupported_media_type', 'image/svg+xml is not accepted');
+        expectError(await upload(family, 'gallery', sampleFile('pdf')), 415, 'unsupported_media_type', 'content looks like application/pdf; gallery accepts image/jpeg');
+        expectError(await upload(family, 'documents', sampleFile('gif')), 415, 'unsupported_media_type', 'looks like image/gif; documents accepts application/pdf');
+        expect(dataOf(await family.inject('GET', '/api/v1/gallery'))).to.equal([]);
+    });
+
+    it('refuses what is not strict base64 (400)', async () => {
+
+        const family = await familyWithKey(server);
+        const valid = sampleFile('png', 31).toString('base64');
+        const notBase64 = [
+            valid.slice(0, -1),                 // not a multiple of 4
+            `${valid.slice(0, 8)}!${valid.slice(9)}`,
+            `${valid.slice(0, 40)}\n${valid.slice(40)}`,
+            valid.replace(/=+$/, ''),           // padding left out
+            `${valid}=`,
+            valid.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') + '-_',     // base64url
+            `=${valid.slice(1)}`
+        ];
+
+        for (const text of notBase64) {
+            expectError(await family.inject('POST', '/api/v1/gallery', { title: 'x', original_name: 'x.png', file_base64: text }), 400, 'invalid_request', '"file_base64" must be base64');
+        }
+
+        // Well-formed, but the bits after the last character are not zero: Buffer.from() would quietly drop them.
+        expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt', file_base64: 'QR==' }), 400, 'invalid_request', '"file_base64" is not canonical base64');
+        expect(dataOf(await family.inject('GET', '/api/v1/gallery'))).to.equal([]);
+    });
+
+    it('refuses an empty file, a missing file or name, and unknown fields (400)', async () => {
+
+        const family = await familyWithKey(server);
+
+        expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt', file_base64: '' }), 400, 'invalid_request', '"file_base64" is empty');
+        expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt' }), 400, 'invalid_request', 'file_base64');
+        expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', file_base64: 'YQ==' }), 400, 'invalid_request', 'original_name');
+        expectError(await family.inject('POST', '/api/v1/documents', { original_name: 'x.txt', file_base64: 'YQ==' }), 400, 'invalid_request', 'title');
+        expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt', file_base64: 'YQ==', size_bytes: 1 }), 400, 'invalid_request', 'size_bytes');
+        expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt', file_base64: 'YQ==', storage_key: 'ab/cd/ef' }), 400, 'invalid_request', 'storage_key');
+        expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt', file_base64: 'YQ==', document_date: '2020-02-30' }), 400, 'invalid_request', 'document_date');
+    });
+
+    it('keeps only a safe file name: no path, no invisible characters, not too long, every script\'s letters', async () => {
+
+        const family = await familyWithKey(server);
+        const long = `${'é'.repeat(300)}.png`;
+        const names: [string, string][] = [
+            ['../../../etc/passwd.png', 'passwd.png'],
+            ['C:\\Users\\zoe\\Pictures\\beach.png', 'beach.png'],
+            ['photo\u202Egnp.exe', 'photognp.exe'],
+            ['line\nbreak\u0000.png', 'linebreak.png'],
+            ['  ..hidden.png. ', 'hidden.png'],
+            ['a<b>c:"d"|e?f*.png', 'a_b_c__d__e_f_.png'],
+            ['Zoë Ωμέγα 张伟.png', 'Zoë Ωμέγα 张伟.png'],
+            ['Zoe\u0308.png', 'Zoë.png'],
+            ['..', 'file'],
+            ['/', 'file'],
+            [long, `${'é'.repeat(251)}.png`]
+        ];
+
+        for (const [given, kept] of names) {
+            expect(dataOf(await upload(family, 'gallery', sampleFile('png'), { original_name: given }), 201).original_name, given).to.equal(kept);
+        }
+
+        // The name is never a path on disk: blobs are named by their content only.
+        const file = sampleFile('png');
+        await upload(family, 'gallery', file, { original_name: '../../../../tmp/escaped.png' });
+        expect(blobPath(server, file).startsWith(server.app.services.config.filesDir)).to.be.true();
+        expect(Fs.existsSync('/tmp/escaped.png')).to.be.false();
+    });
+
+    it('checks references like any create, and leaves no file behind when it refuses', async () => {
+
+        const family = await familyWithKey(server);
+        const other = await familyWithKey(server);
+        const theirPerson = await insertRecord(server, other.familyLongId, 'persons', { first_name: 'Ana', last_name: 'Other' });
+        const file = sampleFile('png');
+
+        expectError(await upload(family, 'gallery', file, { person_id: theirPerson }), 400, 'invalid_request', 'person_id');
+
+        expect(blobExists(server, file)).to.be.false();
+        const person = await insertRecord(server, family.familyLongId, 'persons', { first_name: 'Zoë', last_name: 'Smith' });
+        expect(dataOf(await upload(family, 'gallery', file, { person_id: person }), 201).person_id).to.equal(person);
+        expect(blobExists(server, file)).to.be.true();
+    });
+
+    it('needs the resource in the key\'s scopes, and the create operation', async () => {
+
+        const withoutDocuments = await familyWithKey(server, { keyResources: ['gallery'] });
+        expectError(await upload(withoutDocuments, 'documents', sampleText()), 403, 'resource_scope');
+        dataOf(await upload(withoutDocuments, 'gallery', sampleFile('png')), 201);
+
+        const readOnly = await familyWithKey(server, { operations: ['read'] });
+        expectError(await upload(readOnly, 'gallery', sampleFile('png')), 403, 'operation_scope');
+
+        const noKey = await server.inject({ method: 'POST', url: '/api/v1/gallery', payload: { title: 'x', original_name: 'x.png', file_base64: sampleFile('png').toString('base64') } });
+        expectError(noKey, 401, 'invalid_key');
+    });
+
+    it('updates the metadata of an uploaded record and keeps its file', async () => {
+
+        const family = await familyWithKey(server);
+        const created = dataOf(await upload(family, 'gallery', sampleFile('png')), 201);
+
+        const updated = dataOf(await family.inject('PATCH', `/api/v1/gallery/${created.id}`, { title: 'Renamed' }));
+
+        expect(updated).to.include({ title: 'Renamed', revision: 2, original_name: created.original_name, size_bytes: created.size_bytes });
+        expect(updated.url).to.exist();
+        expectError(await family.inject('PATCH', `/api/v1/gallery/${created.id}`, { media_type: 'image/gif' }), 400, 'invalid_request', 'media_type');
+    });
+});

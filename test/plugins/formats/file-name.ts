@@ -1,0 +1,55 @@
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+
+import { contentDisposition, fileSlug } from '../../../plugins/formats/file-name';
+
+export const lab = Lab.script();
+const { describe, it } = lab;
+
+const day = new Date('2026-11-21T23:59:59.000Z');
+
+describe('fileSlug()', () => {
+
+    it('keeps ASCII letters and digits, folds accents and joins the rest with dashes', () => {
+
+        expect(fileSlug('The Smiths')).to.equal('the-smiths');
+        expect(fileSlug('Zoë\'s Müller-Łukasz family (1900–2000)')).to.equal('zoes-muller-ukasz-family-1900-2000');
+        expect(fileSlug('  ../../etc/passwd  ')).to.equal('etc-passwd');
+        expect(fileSlug('"; filename=evil.exe')).to.equal('filename-evil-exe');
+    });
+
+    it('falls back to `family` when nothing is left, and stays short', () => {
+
+        expect(fileSlug('山田家')).to.equal('family');
+        expect(fileSlug('***')).to.equal('family');
+        expect(fileSlug('a'.repeat(200))).to.have.length(60);
+        expect(fileSlug(`${'a'.repeat(59)} b`)).to.equal('a'.repeat(59));
+    });
+});
+
+describe('contentDisposition()', () => {
+
+    it('names the file after the family, the resource and the UTC day', () => {
+
+        expect(contentDisposition('attachment', 'The Smiths', 'persons', day, 'csv')).to.equal('attachment; filename="the-smiths-persons-2026-11-21.csv"');
+        expect(contentDisposition('inline', 'The Smiths', 'all', day, 'html')).to.equal('inline; filename="the-smiths-all-2026-11-21.html"');
+    });
+
+    it('adds an RFC 5987 filename* keeping a non-ASCII family name', () => {
+
+        expect(contentDisposition('attachment', 'Zoë\'s family', 'persons', day, 'pdf'))
+            .to.equal('attachment; filename="zoes-family-persons-2026-11-21.pdf"; filename*=UTF-8\'\'Zo%C3%AB%27s%20family-persons-2026-11-21.pdf');
+        expect(contentDisposition('attachment', '山田家', 'trees', day, 'ged'))
+            .to.equal('attachment; filename="family-trees-2026-11-21.ged"; filename*=UTF-8\'\'%E5%B1%B1%E7%94%B0%E5%AE%B6-trees-2026-11-21.ged');
+    });
+
+    it('keeps path separators, quotes and control characters out of both names', () => {
+
+        const header = contentDisposition('attachment', 'Ève/..\\"x"\r\nSet-Cookie: a=b', 'persons', day, 'csv');
+        expect(header).to.not.contain('\r');
+        expect(header).to.not.contain('\n');
+        const encoded = decodeURIComponent(header.split('filename*=UTF-8\'\'')[1]);
+        expect(encoded).to.not.match(/[/\\"\r\n]/);
+        expect(header.split('"')).to.have.length(3);
+    });
+});

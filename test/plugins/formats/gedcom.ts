@@ -1,0 +1,184 @@
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+import type { Server } from '@hapi/hapi';
+
+import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
+import { dataOf } from '../records/fixtures';
+import { exportText } from './helpers';
+import { child, children, parseGedcom, pointerOf, type GedcomNode } from './gedcom-parse';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+const gedcomType = /^text\/vnd\.familysearch\.gedcom; charset=utf-8$/;
+
+/** The individual whose REFN is the record id. */
+const individual = (records: GedcomNode[], id: string) => records.find((record) => record.tag === 'INDI' && child(record, 'REFN')?.value === id)!;
+const record = (records: GedcomNode[], xref: string | undefined) => records.find((candidate) => candidate.xref === xref)!;
+const tags = (records: GedcomNode[], tag: string) => records.filter((candidate) => candidate.tag === tag);
+
+describe('format=gedcom', () => {
+
+    let server: Server;
+    let family: FamilyFixture;
+    const ids: Record<string, string> = {};
+
+    const create = async (resource: string, body: Record<string, unknown>) => dataOf(await family.inject('POST', `/api/v1/${resource}`, body), 201).id as string;
+
+    before(async () => {
+
+        server = await testServer();
+        family = await familyWithKey(server);
+        ids.tree = await create('trees', { name: 'Müller line', description: 'From Bern\nand @home' });
+        ids.hans = await create('persons', { first_name: 'Hans', last_name: 'Müller', gender: 'male', birth_date: '1950', tree_id: ids.tree });
+        ids.zoe = await create('persons', { first_name: 'Zoë', last_name: 'Müller', birth_name: 'Keller', gender: 'female', birth_date: '1952-03-07', birth_place: 'Zürich', death_date: '2020-11', spouse_id: ids.hans, tree_id: ids.tree });
+        ids.anna = await create('persons', { first_name: '@lice Anna', last_name: 'Müller', gender: 'other', parent_1_id: ids.zoe, parent_2_id: ids.hans, notes: 'First line\nsecond line' });
+        ids.karl = await create('persons', { first_name: 'Karl', last_name: 'Müller', parent_1_id: ids.hans });
+        ids.per = await create('persons', { first_name: 'Per', last_name: 'Strand', gender: 'male', spouse_id: ids.anna });
+        await create('events', { title: 'Wedding in Bern', type: 'marriage', date: '1975-06', place: 'Bern', person_id: ids.hans });
+        await create('events', { title: 'Birth of Anna', type: 'birth', date: '1976-02-29', place: 'Basel', person_id: ids.anna });
+        await create('events', { title: 'Emigrated', type: 'migration', date: '1999', person_id: ids.karl, description: 'To Canada' });
+        await create('events', { title: 'Engaged', type: 'marriage', date: '2001', person_id: ids.karl });
+        await create('events', { title: 'Reunion', type: 'reunion' });
+    });
+
+    after(() => server.stop());
+
+    it('is a GEDCOM 7.0 file, named after the family, the resource and the day', async () => {
+
+        const { text, response } = await exportText(family, '/api/v1/persons?format=gedcom', gedcomType);
+        expect(response.headers['content-disposition']).to.match(/^attachment; filename="test-family-persons-\d{4}-\d{2}-\d{2}\.ged"$/);
+        const [head] = parseGedcom(text);
+        expect(child(child(head, 'GEDC')!, 'VERS')!.value).to.equal('7.0');
+        expect(child(head, 'SOUR')!.value).to.equal('family-records');
+        expect(child(head, 'DATE')!.value).to.match(/^\d{1,2} [A-Z]{3} \d{4}$/);
+        expect(child(child(head, 'DATE')!, 'TIME')!.value).to.match(/^\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+        expect(child(head, 'NOTE')!.value).to.equal('Persons · Test family');
+    });
+
+    it('writes each person as an individual: names, sex, birth and death, notes, id and last change', async () => {
+
+        const records = parseGedcom((await exportText(family, '/api/v1/persons?format=gedcom', gedcomType)).text);
+        expect(tags(records, 'INDI')).to.have.length(5);
+
+        const zoe = individual(records, ids.zoe);
+        const [name, birthName] = children(zoe, 'NAME');
+        expect(name.value).to.equal('Zoë /Müller/');
+        expect(child(name, 'GIVN')!.value).to.equal('Zoë');
+        expect(child(name, 'SURN')!.value).to.equal('Müller');
+        expect(birthName.value).to.equal('Zoë /Keller/');
+        expect(child(birthName, 'TYPE')!.value).to.equal('BIRTH');
+        expect(child(zoe, 'SEX')!.value).to.equal('F');
+        expect(child(child(zoe, 'BIRT')!, 'DATE')!.value).to.equal('7 MAR 1952');
+        expect(child(child(zoe, 'BIRT')!, 'PLAC')!.value).to.equal('Zürich');
+        expect(child(child(zoe, 'DEAT')!, 'DATE')!.value).to.equal('NOV 2020');
+        expect(child(child(zoe, 'REFN')!, 'TYPE')!.value).to.equal('Family Records API id');
+        expect(child(child(zoe, 'CHAN')!, 'DATE')!.value).to.match(/^\d{1,2} [A-Z]{3} \d{4}$/);
+
+        expect(child(child(individual(records, ids.hans), 'BIRT')!, 'DATE')!.value).to.equal('1950');
+        expect(child(individual(records, ids.hans), 'SEX')!.value).to.equal('M');
+        expect(child(individual(records, ids.karl), 'SEX')!.value).to.equal('U');
+
+        const anna = individual(records, ids.anna);
+        expect(child(anna, 'SEX')!.value).to.equal('X');
+        expect(child(anna, 'NAME')!.value).to.equal('@lice Anna /Müller/');
+        expect(child(anna, 'NOTE')!.value).to.equal('First line\nsecond line');
+    });
+
+    it('escapes a leading @ and continues multi-line text on CONT lines', async () => {
+
+        const { text } = await exportText(family, '/api/v1/all?format=gedcom', gedcomType);
+        expect(text).to.contain('\r\n1 NAME @@lice Anna /Müller/\r\n2 GIVN @@lice Anna\r\n');
+        expect(text).to.contain('\r\n1 NOTE First line\r\n2 CONT second line\r\n');
+        expect(text).to.match(/\r\n0 @T1@ SNOTE Müller line\r\n1 CONT From Bern\r\n1 CONT and @home\r\n/);
+    });
+
+    it('derives families from parent and spouse links, each once, linked both ways', async () => {
+
+        const records = parseGedcom((await exportText(family, '/api/v1/persons?format=gedcom', gedcomType)).text);
+        const xref = (id: string) => individual(records, id).xref;
+        const families = tags(records, 'FAM').map((fam) => ({
+            husb: pointerOf(child(fam, 'HUSB')),
+            wife: pointerOf(child(fam, 'WIFE')),
+            chil: children(fam, 'CHIL').map(pointerOf)
+        }));
+
+        expect(families).to.have.length(3);
+        expect(families).to.include({ husb: xref(ids.hans), wife: xref(ids.zoe), chil: [xref(ids.anna)] });    // spouses and parents: one family
+        expect(families).to.include({ husb: xref(ids.hans), wife: undefined, chil: [xref(ids.karl)] });         // one parent known
+        expect(families).to.include({ husb: xref(ids.per), wife: xref(ids.anna), chil: [] });                   // spouses, no children
+    });
+
+    it('puts events inside the individual or family they concern, and notes those it cannot place', async () => {
+
+        const records = parseGedcom((await exportText(family, '/api/v1/all?format=gedcom', gedcomType)).text);
+        const couple = record(records, pointerOf(children(individual(records, ids.zoe), 'FAMS')[0]));
+        const marriage = child(couple, 'MARR')!;
+        expect(child(marriage, 'TYPE')!.value).to.equal('Wedding in Bern');
+        expect(child(marriage, 'DATE')!.value).to.equal('JUN 1975');
+        expect(child(marriage, 'PLAC')!.value).to.equal('Bern');
+
+        const anna = individual(records, ids.anna);
+        expect(children(anna, 'BIRT').map((birth) => child(birth, 'DATE')!.value)).to.equal(['29 FEB 1976']);
+
+        const karl = individual(records, ids.karl);
+        const [emigrated, engaged] = children(karl, 'EVEN');
+        expect(emigrated.value).to.equal('Emigrated');
+        expect(child(emigrated, 'TYPE')!.value).to.equal('migration');
+        expect(child(emigrated, 'NOTE')!.value).to.equal('To Canada');
+        expect(engaged.value).to.equal('Engaged');                  // a marriage without a spouse in the file has no family to go to
+        expect(child(engaged, 'TYPE')!.value).to.equal('marriage');
+        expect(child(karl, 'MARR')).to.not.exist();
+
+        expect(child(records[0], 'NOTE')!.value).to.equal('All records · Test family\n1 event(s) linked to no person are not included: GEDCOM records events only within individuals and families.');
+        expect(JSON.stringify(records)).to.not.contain('Reunion');
+    });
+
+    it('writes trees as shared notes their persons point to', async () => {
+
+        const records = parseGedcom((await exportText(family, '/api/v1/all?format=gedcom', gedcomType)).text);
+        const [tree] = tags(records, 'SNOTE');
+        expect(tree.value).to.equal('Müller line\nFrom Bern\nand @home');
+        expect(child(tree, 'REFN')!.value).to.equal(ids.tree);
+        expect(pointerOf(child(individual(records, ids.zoe), 'SNOTE'))).to.equal(tree.xref);
+        expect(child(individual(records, ids.per), 'SNOTE')).to.not.exist();
+
+        const trees = parseGedcom((await exportText(family, '/api/v1/trees?format=gedcom', gedcomType)).text);
+        expect(trees.map((node) => node.tag)).to.equal(['HEAD', 'SNOTE', 'TRLR']);
+    });
+
+    it('links only persons in the file: a filtered export leaves out links to the others', async () => {
+
+        const records = parseGedcom((await exportText(family, '/api/v1/persons?format=gedcom&filter[last_name]=Strand', gedcomType)).text);
+        expect(tags(records, 'INDI')).to.have.length(1);
+        expect(tags(records, 'FAM')).to.have.length(0);
+        expect(children(individual(records, ids.per), 'FAMS')).to.have.length(0);
+
+        const searched = parseGedcom((await exportText(family, '/api/v1/persons?format=gedcom&search=karl hans', gedcomType)).text);
+        expect(tags(searched, 'INDI')).to.have.length(0);
+        const hansAndKarl = parseGedcom((await exportText(family, '/api/v1/persons?format=gedcom&filter[gender]=male', gedcomType)).text);
+        expect(tags(hansAndKarl, 'INDI').map((node) => child(node, 'REFN')!.value)).to.equal([ids.hans, ids.per]);
+    });
+
+    it('gives events of persons outside the file an individual holding only the person id and the events', async () => {
+
+        const records = parseGedcom((await exportText(family, '/api/v1/events?format=gedcom', gedcomType)).text);
+        expect(tags(records, 'FAM')).to.have.length(0);
+        const hans = individual(records, ids.hans);
+        expect(child(hans, 'NAME')).to.not.exist();
+        expect(child(hans, 'EVEN')!.value).to.equal('Wedding in Bern');
+        expect(tags(records, 'INDI')).to.have.length(3);
+    });
+
+    it('exports only the GEDCOM resources in the key\'s scope from /api/v1/all', async () => {
+
+        const own = await familyWithKey(server, { keyResources: ['persons', 'gallery', 'finances'] });
+        dataOf(await own.inject('POST', '/api/v1/persons', { first_name: 'Ada', last_name: 'Berg' }), 201);
+        dataOf(await own.inject('POST', '/api/v1/finances', { description: 'Rent', kind: 'expense', amount_minor: 100, currency: 'EUR' }), 201);
+
+        const { text, response } = await exportText(own, '/api/v1/all?format=gedcom', gedcomType);
+        expect(response.headers['content-disposition']).to.match(/filename="test-family-all-\d{4}-\d{2}-\d{2}\.ged"/);
+        expect(parseGedcom(text).map((node) => node.tag)).to.equal(['HEAD', 'INDI', 'TRLR']);
+        expect(text).to.not.contain('Rent');
+    });
+});

@@ -1,0 +1,98 @@
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+import type { Server, ServerInjectResponse } from '@hapi/hapi';
+
+import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
+import { dataOf } from '../records/fixtures';
+import { insertPersons } from './helpers';
+import { pdfPages } from './pdf-text';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+async function pdfOf(family: FamilyFixture, url: string): Promise<{ pages: string[][]; response: ServerInjectResponse }> {
+
+    const response = await family.inject('GET', url);
+    expect(response.statusCode, response.payload).to.equal(200);
+    expect(response.headers['content-type']).to.equal('application/pdf');
+    expect(response.rawPayload.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
+    return { pages: await pdfPages(response.rawPayload), response };
+}
+
+describe('format=pdf', () => {
+
+    let server: Server;
+
+    before(async () => {
+
+        server = await testServer();
+    });
+
+    after(() => server.stop());
+
+    it('is a file named after the family, the resource and the day, with title, family and generated time', async () => {
+
+        const family = await familyWithKey(server);
+        dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Ada', last_name: 'Berg' }), 201);
+        const { pages, response } = await pdfOf(family, '/api/v1/persons?format=pdf');
+        expect(response.headers['content-disposition']).to.match(/^attachment; filename="test-family-persons-\d{4}-\d{2}-\d{2}\.pdf"$/);
+        expect(pages).to.have.length(1);
+        expect(pages[0]).to.include(['Persons', 'Page 1']);
+        expect(pages[0].join(' ')).to.match(/Test family · generated \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    });
+
+    it('renders accented names with its embedded font', async () => {
+
+        const family = await familyWithKey(server);
+        dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Zoë', last_name: 'Müller', birth_place: 'Łódź', death_place: 'Ørsted' }), 201);
+        const [page] = (await pdfOf(family, '/api/v1/persons?format=pdf')).pages;
+        expect(page).to.include(['Zoë', 'Müller', 'Łódź', 'Ørsted']);
+    });
+
+    it('breaks a long table across pages, numbering them and repeating the header row on each', { timeout: 60_000 }, async () => {
+
+        const family = await familyWithKey(server);
+        const name = (index: number) => `Nr${String(index).padStart(3, '0')}`;
+        await insertPersons(server, family.familyLongId, 200, (index) => ({ first_name: name(index), last_name: 'Lindqvist', gender: 'unknown' }));
+
+        const { pages } = await pdfOf(family, '/api/v1/persons?format=pdf');
+        expect(pages.length).to.be.above(2);
+        pages.forEach((page, index) => {
+
+            expect(page).to.include(`Page ${index + 1}`);
+            expect(page).to.include(['id', 'tree id', 'created at', 'updated at']);
+        });
+
+        const shown = pages.flat().filter((text) => /^Nr\d{3}$/.test(text));
+        expect(shown).to.equal(Array.from({ length: 200 }, (_, index) => name(index)));
+    });
+
+    it('wraps long text and cuts a very long cell short instead of overflowing the page', async () => {
+
+        const family = await familyWithKey(server);
+        const notes = Array.from({ length: 2000 }, (_, index) => `word${index}`).join(' ');
+        dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Long', last_name: 'Notes', notes }), 201);
+        dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'After', last_name: 'Notes' }), 201);
+
+        const { pages } = await pdfOf(family, '/api/v1/persons?format=pdf');
+        expect(pages).to.have.length(1);
+        const text = pages[0];
+        expect(text).to.include(['Long', 'After']);
+        expect(text.filter((run) => run.startsWith('word0 word1'))).to.have.length(1);     // the first line of the wrapped cell
+        expect(text.some((run) => run.endsWith('…'))).to.be.true();
+        expect(text.join(' ')).to.not.contain('word1999');
+    });
+
+    it('draws one table per resource in scope for /api/v1/all', async () => {
+
+        const family = await familyWithKey(server, { keyResources: ['trees', 'persons', 'finances'] });
+        dataOf(await family.inject('POST', '/api/v1/trees', { name: 'Berg tree' }), 201);
+        dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Ada', last_name: 'Berg' }), 201);
+
+        const { pages, response } = await pdfOf(family, '/api/v1/all?format=pdf');
+        expect(response.headers['content-disposition']).to.match(/filename="test-family-all-\d{4}-\d{2}-\d{2}\.pdf"/);
+        const text = pages.flat();
+        expect(text).to.include(['All records', 'Trees', 'Berg tree', 'Persons', 'Ada', 'Finances', 'No records.']);
+        expect(text).to.not.include('Gallery');
+    });
+});

@@ -1,0 +1,146 @@
+import type { Server } from '@hapi/hapi';
+import { expect } from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { genders } from '../../../models/resources/persons';
+import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
+import { createBody, dataOf, expectError, type Body } from './fixtures';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+describe('records API v1: field values', () => {
+
+    let server: Server;
+    let family: FamilyFixture;
+
+    before(async () => {
+
+        server = await testServer();
+        family = await familyWithKey(server);
+    });
+
+    after(() => server.stop());
+
+    const createPerson = (fields: Body) => family.inject('POST', '/api/v1/persons', { first_name: 'Ada', last_name: 'Lovelace', ...fields });
+    const createFinance = (fields: Body) => family.inject('POST', '/api/v1/finances', { ...createBody('finances'), ...fields });
+
+    describe('persons', () => {
+
+        it('writes first_name, last_name and gender on create and update', async () => {
+
+            const created = dataOf(await createPerson({ first_name: 'Augusta Ada', last_name: 'Byron', gender: 'female' }), 201);
+            expect(created).to.include({ first_name: 'Augusta Ada', last_name: 'Byron', gender: 'female' });
+
+            const updated = dataOf(await family.inject('PATCH', `/api/v1/persons/${created.id}`, { first_name: 'Ada', last_name: 'King', gender: 'other' }));
+            expect(updated).to.include({ first_name: 'Ada', last_name: 'King', gender: 'other', revision: 2 });
+        });
+
+        it('accepts every declared gender and defaults to unknown', async () => {
+
+            expect(genders).to.equal(['female', 'male', 'other', 'unknown']);
+            for (const gender of genders) {
+                expect(dataOf(await createPerson({ gender }), 201).gender).to.equal(gender);
+            }
+
+            expect(dataOf(await createPerson({}), 201).gender).to.equal('unknown');
+        });
+
+        it('refuses any other gender, on create and update', async () => {
+
+            const person = dataOf(await createPerson({}), 201);
+            for (const gender of ['Female', 'f', 'none', '', null, 1]) {
+                expectError(await createPerson({ gender }), 400, 'invalid_request', 'gender');
+                expectError(await family.inject('PATCH', `/api/v1/persons/${person.id}`, { gender }), 400, 'invalid_request', 'gender');
+            }
+
+            expect(dataOf(await family.inject('GET', `/api/v1/persons/${person.id}`))).to.include({ gender: 'unknown', revision: 1 });
+        });
+
+        it('accepts partial dates YYYY, YYYY-MM and YYYY-MM-DD', async () => {
+
+            for (const date of ['1815', '1815-12', '1815-12-10', '2024-02-29']) {
+                const created = dataOf(await createPerson({ birth_date: date, death_date: date }), 201);
+                expect(created).to.include({ birth_date: date, death_date: date });
+                expect(dataOf(await family.inject('PATCH', `/api/v1/persons/${created.id}`, { death_date: '1852' })).death_date).to.equal('1852');
+            }
+        });
+
+        it('refuses dates that are not real calendar dates or not in the format', async () => {
+
+            const person = dataOf(await createPerson({}), 201);
+            for (const date of ['2023-02-30', '2023-02-29', '1815-13', '1815-00', '1815-12-32', '1815-12-00', '15', '1815-1', '1815/12/10', '10-12-1815', '1815-12-10T00:00:00Z', 1815]) {
+                expectError(await createPerson({ birth_date: date }), 400, 'invalid_request', 'birth_date');
+                expectError(await family.inject('PATCH', `/api/v1/persons/${person.id}`, { death_date: date }), 400, 'invalid_request', 'death_date');
+            }
+        });
+
+        it('clears optional fields with null, but not required ones', async () => {
+
+            const person = dataOf(await createPerson({ birth_name: 'Byron', birth_date: '1815', notes: 'Mathematician' }), 201);
+            const cleared = dataOf(await family.inject('PATCH', `/api/v1/persons/${person.id}`, { birth_name: null, birth_date: null, notes: null }));
+            expect(cleared).to.include({ birth_name: null, birth_date: null, notes: null, first_name: 'Ada', revision: 2 });
+
+            expectError(await family.inject('PATCH', `/api/v1/persons/${person.id}`, { last_name: null }), 400, 'invalid_request', 'last_name');
+            expectError(await family.inject('PATCH', `/api/v1/persons/${person.id}`, { first_name: '' }), 400, 'invalid_request', 'first_name');
+        });
+
+        it('keeps strings up to their declared length', async () => {
+
+            expect(dataOf(await createPerson({ first_name: 'a'.repeat(100) }), 201).first_name).to.have.length(100);
+            expectError(await createPerson({ first_name: 'a'.repeat(101) }), 400, 'invalid_request', 'first_name');
+        });
+    });
+
+    describe('finances', () => {
+
+        it('keeps amount_minor exact up to the largest safe integer, on create, read, update, list and filter', async () => {
+
+            const largest = Number.MAX_SAFE_INTEGER;          // 9007199254740991
+            const created = dataOf(await createFinance({ amount_minor: largest }), 201);
+            expect(created.amount_minor).to.equal(largest);
+            expect(dataOf(await family.inject('GET', `/api/v1/finances/${created.id}`)).amount_minor).to.equal(largest);
+
+            const listed = dataOf(await family.inject('GET', `/api/v1/finances?filter[amount_minor]=${largest}`));
+            expect(listed.map((row: Body) => [row.id, row.amount_minor])).to.equal([[created.id, largest]]);
+
+            const updated = dataOf(await family.inject('PATCH', `/api/v1/finances/${created.id}`, { amount_minor: -largest }));
+            expect(updated.amount_minor).to.equal(-largest);
+            expect(dataOf(await family.inject('GET', `/api/v1/finances/${created.id}`)).amount_minor).to.equal(-largest);
+        });
+
+        it('refuses amounts that are not exact integers', async () => {
+
+            for (const amount of [12.5, 0.1, '1250', '12.50', Number.MAX_SAFE_INTEGER + 1, null, true]) {
+                expectError(await createFinance({ amount_minor: amount }), 400, 'invalid_request', 'amount_minor');
+            }
+
+            const response = await family.inject('POST', '/api/v1/finances', `{"description":"x","kind":"income","currency":"EUR","amount_minor":9007199254740993}`, { 'content-type': 'application/json' });
+            expectError(response, 400, 'invalid_request', 'amount_minor');
+        });
+
+        it('accepts three capital letters as currency and nothing else', async () => {
+
+            expect(dataOf(await createFinance({ currency: 'JPY' }), 201).currency).to.equal('JPY');
+            const entry = dataOf(await createFinance({}), 201);
+            for (const currency of ['eur', 'EURO', 'EU', 'E1R', ' EUR', '', null, 978]) {
+                expectError(await createFinance({ currency }), 400, 'invalid_request', 'currency');
+                expectError(await family.inject('PATCH', `/api/v1/finances/${entry.id}`, { currency }), 400, 'invalid_request', 'currency');
+            }
+        });
+
+        it('accepts income and expense as kind', async () => {
+
+            expect(dataOf(await createFinance({ kind: 'expense' }), 201).kind).to.equal('expense');
+            expectError(await createFinance({ kind: 'gift' }), 400, 'invalid_request', 'kind');
+        });
+
+        it('takes full dates only for occurred_on', async () => {
+
+            expect(dataOf(await createFinance({ occurred_on: '2024-02-29' }), 201).occurred_on).to.equal('2024-02-29');
+            for (const date of ['2024', '2024-02', '2023-02-29']) {
+                expectError(await createFinance({ occurred_on: date }), 400, 'invalid_request', 'occurred_on');
+            }
+        });
+    });
+});

@@ -1,0 +1,107 @@
+import Crypto from 'crypto';
+
+import type { Server, ServerInjectResponse } from '@hapi/hapi';
+
+import { createUser } from '../../../lib/accounts/users';
+import type { User } from '../../../models/user';
+
+export type Form = Record<string, string | string[]>;
+
+/** A test address of its own per client, so sign-in throttling per address never spills between tests. */
+function randomAddress(): string {
+
+    const bytes = Crypto.randomBytes(3);
+    return `10.${bytes[0]}.${bytes[1]}.${bytes[2]}`;
+}
+
+/**
+ * A browser in miniature over server.inject: keeps cookies, sends forms URL-encoded
+ * with the CSRF token (the `crumb` cookie's value) unless told not to.
+ */
+export class SiteClient {
+
+    readonly cookies = new Map<string, string>();
+
+    constructor(private readonly server: Server, readonly remoteAddress = randomAddress()) {}
+
+    get(url: string): Promise<ServerInjectResponse> {
+
+        return this.send('GET', url);
+    }
+
+    post(url: string, form: Form = {}, options: { crumb?: boolean } = {}): Promise<ServerInjectResponse> {
+
+        const crumb: Form = options.crumb === false ? {} : { crumb: this.cookies.get('crumb') ?? '' };
+        return this.send('POST', url, { ...crumb, ...form });
+    }
+
+    /** The page's form token: a GET sets the crumb cookie first when there is none yet. */
+    async ready(url = '/login'): Promise<this> {
+
+        if (!this.cookies.has('crumb')) {
+            await this.get(url);
+        }
+
+        return this;
+    }
+
+    private async send(method: string, url: string, form?: Form): Promise<ServerInjectResponse> {
+
+        const headers: Record<string, string> = {};
+        if (this.cookies.size > 0) {
+            headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+        }
+
+        let payload: string | undefined;
+        if (form) {
+            const body = new URLSearchParams();
+            for (const [name, value] of Object.entries(form)) {
+                for (const item of ([] as string[]).concat(value)) {
+                    body.append(name, item);
+                }
+            }
+
+            payload = body.toString();
+            headers['content-type'] = 'application/x-www-form-urlencoded';
+        }
+
+        const response = await this.server.inject({ method, url, headers, payload, remoteAddress: this.remoteAddress });
+        for (const cookie of ([] as string[]).concat(response.headers['set-cookie'] ?? [])) {
+            const [pair] = cookie.split(';');
+            const name = pair.slice(0, pair.indexOf('='));
+            const value = pair.slice(pair.indexOf('=') + 1);
+            if (!value || /max-age=0|expires=thu, 01 jan 1970/i.test(cookie)) {
+                this.cookies.delete(name);
+            }
+            else {
+                this.cookies.set(name, value);
+            }
+        }
+
+        return response;
+    }
+}
+
+let userCount = 0;
+
+/** A user of the hosted site with a password of its own. */
+export async function siteAccount(server: Server, options: { role: 'manager' | 'member' | 'super-admin'; familyLongId?: string; email?: string }): Promise<{ user: User; email: string; password: string }> {
+
+    const email = options.email ?? `user-${Date.now()}-${++userCount}-${Crypto.randomBytes(3).toString('hex')}@example.com`;
+    const password = Crypto.randomBytes(12).toString('base64url');
+    const user = await createUser(server.app.services.accounts, { email, password, role: options.role, familyLongId: options.familyLongId });
+    return { user, email, password };
+}
+
+/** A client signed in as a new user of that role. */
+export async function signedIn(server: Server, options: { role: 'manager' | 'member' | 'super-admin'; familyLongId?: string }): Promise<SiteClient & { account: Awaited<ReturnType<typeof siteAccount>> }> {
+
+    const account = await siteAccount(server, options);
+    const client = await new SiteClient(server).ready();
+    const response = await client.post('/login', { email: account.email, password: account.password });
+    if (response.statusCode !== 302) {
+        throw new Error(`sign-in failed: ${response.statusCode} ${response.payload.slice(0, 200)}`);
+    }
+
+    return Object.assign(client, { account });
+}

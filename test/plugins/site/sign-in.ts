@@ -1,0 +1,239 @@
+import Fs from 'fs';
+import Path from 'path';
+
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+import type { Server } from '@hapi/hapi';
+import * as OTPAuth from 'otpauth';
+
+import { createFamily } from '../../../lib/accounts/families';
+import { copyPolicies, testServer } from '../../helpers/server';
+import { signedIn, SiteClient, siteAccount } from './client';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+/** The current code of the secret the enrolment page shows, as an authenticator app computes it. */
+function currentCode(secretShown: string): string {
+
+    return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secretShown.replace(/\s/g, '')) }).generate();
+}
+
+function secretOn(page: string): string {
+
+    return /data-testid="totp-secret">([A-Z2-7 ]+)</.exec(page)![1];
+}
+
+describe('sign-in', () => {
+
+    let server: Server;
+    let familyLongId: string;
+
+    before(async () => {
+
+        // Small limits, so throttling shows within a few (slow, bcrypt) attempts.
+        const policiesDir = copyPolicies();
+        const site = Path.join(policiesDir, 'site.yaml');
+        Fs.writeFileSync(site, Fs.readFileSync(site, 'utf8').replace('limit: 10', 'limit: 4').replace('limit: 100', 'limit: 6'));
+        server = await testServer({ policiesDir });
+        familyLongId = (await createFamily(server.app.services.accounts, { name: 'Sign-in family', plan: 'family' })).family_long_id;
+    });
+
+    after(async () => {
+
+        await server.stop();
+    });
+
+    it('signs a manager in with email and password and sends them where they were going', async () => {
+
+        const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });
+        const client = new SiteClient(server);
+        const away = await client.get('/manage/apis/keys/new');
+        expect(away.statusCode).to.equal(302);
+        expect(away.headers.location).to.equal('/login?next=%2Fmanage%2Fapis%2Fkeys%2Fnew');
+
+        const form = await client.get(away.headers.location as string);
+        expect(form.statusCode).to.equal(200);
+        expect(form.payload).to.contain('name="next" value="/manage/apis/keys/new"');
+
+        const signIn = await client.post('/login', { email: email.toUpperCase(), password, next: '/manage/apis/keys/new' });
+        expect(signIn.statusCode).to.equal(302);
+        expect(signIn.headers.location).to.equal('/manage/apis/keys/new');
+        const cookie = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).find((header) => header.startsWith('fr_session='))!;
+        expect(cookie).to.contain('HttpOnly');
+        expect(cookie).to.contain('SameSite=Lax');
+        expect((await client.get('/manage/apis/keys/new')).statusCode).to.equal(200);
+    });
+
+    it('answers a wrong password and an unknown email with the same words', async () => {
+
+        const { email } = await siteAccount(server, { role: 'manager', familyLongId });
+        const wrongPassword = await (await new SiteClient(server).ready()).post('/login', { email, password: 'not-the-password' });
+        const unknownEmail = await (await new SiteClient(server).ready()).post('/login', { email: `nobody-${Date.now()}@example.com`, password: 'not-the-password' });
+
+        expect(wrongPassword.statusCode).to.equal(401);
+        expect(unknownEmail.statusCode).to.equal(401);
+        const message = (page: string) => /role="alert">([^<]+)</.exec(page)?.[1];
+        expect(message(wrongPassword.payload)).to.equal(message(unknownEmail.payload));
+        expect(wrongPassword.payload).to.contain(`value="${email}"`);
+    });
+
+    it('never redirects to another site after signing in', async () => {
+
+        const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });
+        for (const next of ['//evil.example/x', '/\\evil.example', 'https://evil.example/']) {
+            const signIn = await (await new SiteClient(server).ready()).post('/login', { email, password, next });
+            expect(signIn.headers.location).to.equal('/manage/apis');
+        }
+    });
+
+    it('refuses a sign-in form without its CSRF token', async () => {
+
+        const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });
+        const client = await new SiteClient(server).ready();
+        const response = await client.post('/login', { email, password }, { crumb: false });
+        expect(response.statusCode).to.equal(403);
+        expect(client.cookies.has('fr_session')).to.be.false();
+    });
+
+    it('throttles sign-in attempts per account, even with the right password', async () => {
+
+        const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });
+        const limit = server.app.services.policyStore.current().site.sign_in_throttle.per_account.limit;
+        for (let attempt = 0; attempt < limit; ++attempt) {
+            // A new address each time: the account's own limit is what stops the last attempt.
+            expect((await (await new SiteClient(server).ready()).post('/login', { email, password: 'wrong password' })).statusCode).to.equal(401);
+        }
+
+        const blocked = await (await new SiteClient(server).ready()).post('/login', { email, password });
+        expect(blocked.statusCode).to.equal(401);
+        expect(blocked.payload).to.contain('too many attempts');
+    });
+
+    it('throttles sign-in attempts per client address across accounts', async () => {
+
+        const client = await new SiteClient(server).ready();
+        const limit = server.app.services.policyStore.current().site.sign_in_throttle.per_ip.limit;
+        for (let attempt = 0; attempt < limit; ++attempt) {
+            await client.post('/login', { email: `guess-${attempt}@example.com`, password: 'guess' });
+        }
+
+        const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });
+        expect((await client.post('/login', { email, password })).statusCode).to.equal(401);
+        expect((await (await new SiteClient(server).ready()).post('/login', { email, password })).statusCode).to.equal(302);
+    });
+
+    it('signs out for good: the old cookie no longer signs anyone in', async () => {
+
+        const client = await signedIn(server, { role: 'manager', familyLongId });
+        const copied = client.cookies.get('fr_session')!;
+        const signOut = await client.post('/logout');
+        expect(signOut.statusCode).to.equal(302);
+        expect(signOut.headers.location).to.equal('/login?notice=signed-out');
+
+        const replay = new SiteClient(server);
+        replay.cookies.set('fr_session', copied);
+        const response = await replay.get('/manage/apis');
+        expect(response.statusCode).to.equal(302);
+        expect(response.headers.location).to.match(/^\/login/);
+    });
+
+    it('asks for confirmation before signing out from a link', async () => {
+
+        const client = await signedIn(server, { role: 'member', familyLongId });
+        const page = await client.get('/logout');
+        expect(page.statusCode).to.equal(200);
+        expect(page.payload).to.contain('action="/logout"');
+        expect((await new SiteClient(server).get('/logout')).headers.location).to.equal('/login');
+    });
+
+    it('sends each role to its start page', async () => {
+
+        expect((await (await signedIn(server, { role: 'manager', familyLongId })).get('/')).headers.location).to.equal('/manage/apis');
+        expect((await (await signedIn(server, { role: 'super-admin' })).get('/')).headers.location).to.equal('/admin/apis');
+        expect((await (await signedIn(server, { role: 'member', familyLongId })).get('/')).headers.location).to.equal('/account/security');
+        expect((await new SiteClient(server).get('/')).headers.location).to.equal('/login');
+    });
+
+    describe('with two-factor codes', () => {
+
+        /** A manager who turned two-factor sign-in on; returns the secret and recovery codes shown. */
+        async function enrolled() {
+
+            const client = await signedIn(server, { role: 'manager', familyLongId });
+            const setup = await client.post('/account/two-factor/setup');
+            expect(setup.statusCode).to.equal(200);
+            expect(setup.payload).to.contain('<svg');
+            const secret = secretOn(setup.payload);
+
+            const wrong = await client.post('/account/two-factor/confirm', { code: '000000' === currentCode(secret) ? '111111' : '000000' });
+            expect(wrong.statusCode).to.equal(422);
+            expect(secretOn(wrong.payload)).to.equal(secret);
+
+            const confirmed = await client.post('/account/two-factor/confirm', { code: currentCode(secret) });
+            expect(confirmed.statusCode).to.equal(200);
+            const recoveryCodes = [...confirmed.payload.matchAll(/<li><code>([a-z0-9]{5}-[a-z0-9]{5})<\/code><\/li>/g)].map((match) => match[1]);
+            expect(recoveryCodes).to.have.length(10);
+            return { ...client.account, client, secret, recoveryCodes };
+        }
+
+        it('asks for the code after the password, and the password alone signs nobody in', async () => {
+
+            const { email, password, secret } = await enrolled();
+            const client = await new SiteClient(server).ready();
+            const afterPassword = await client.post('/login', { email, password, next: '/manage/apis' });
+            expect(afterPassword.headers.location).to.equal('/login/two-factor?next=%2Fmanage%2Fapis');
+            expect(client.cookies.has('fr_session')).to.be.false();
+            expect((await client.get('/manage/apis')).statusCode).to.equal(302);
+
+            expect((await client.get('/login/two-factor')).statusCode).to.equal(200);
+            const wrong = await client.post('/login/two-factor', { code: '12345' });
+            expect(wrong.statusCode).to.equal(401);
+
+            const right = await client.post('/login/two-factor', { code: currentCode(secret), next: '/manage/apis' });
+            expect(right.headers.location).to.equal('/manage/apis');
+            expect(client.cookies.has('fr_two_factor')).to.be.false();
+            expect((await client.get('/manage/apis')).statusCode).to.equal(200);
+        });
+
+        it('takes each recovery code once', async () => {
+
+            const { email, password, recoveryCodes } = await enrolled();
+            const signInWith = async (code: string) => {
+
+                const client = await new SiteClient(server).ready();
+                await client.post('/login', { email, password });
+                return client.post('/login/two-factor', { code: code.toUpperCase() });
+            };
+
+            expect((await signInWith(recoveryCodes[0])).statusCode).to.equal(302);
+            expect((await signInWith(recoveryCodes[0])).statusCode).to.equal(401);
+            const events = await server.app.services.models.AuditEvent.findAll({ where: { actor_email: email, action: 'two_factor.recovery_code_used' } });
+            expect(events).to.have.length(1);
+        });
+
+        it('sends a two-factor page without a pending sign-in back to the password', async () => {
+
+            const client = await new SiteClient(server).ready();
+            expect((await client.get('/login/two-factor')).headers.location).to.equal('/login');
+            expect((await client.post('/login/two-factor', { code: '123456' })).headers.location).to.equal('/login');
+        });
+
+        it('keeps the secret sealed, and turns two-factor sign-in off only with the password', async () => {
+
+            const { client, email, password } = await enrolled();
+            const { User } = server.app.services.models;
+            const user = (await User.findOne({ where: { email } }))!;
+            expect(user.totp_enabled_at).to.be.a.date();
+            expect(user.totp_secret).to.match(/^v1\./);
+            expect(user.recovery_code_hashes!.every((hash) => /^[0-9a-f]{64}$/.test(hash))).to.be.true();
+
+            expect((await client.post('/account/two-factor/disable', { password: 'not the password' })).statusCode).to.equal(422);
+            const off = await client.post('/account/two-factor/disable', { password });
+            expect(off.headers.location).to.equal('/account/security?notice=two-factor-off');
+            await user.reload();
+            expect(user.totp_enabled_at).to.be.null();
+            expect(user.totp_secret).to.be.null();
+        });
+    });
+});

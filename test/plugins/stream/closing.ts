@@ -1,0 +1,155 @@
+import type { Server } from '@hapi/hapi';
+import { expect } from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { changeApiKeyScopes, revokeApiKey } from '../../../lib/accounts/api-keys';
+import { changePlan, disableApi, suspendFamily } from '../../../lib/accounts/families';
+import { anotherKey, expectSuccess, injectWithKey, newPerson } from '../../gateway/requests';
+import { familyWithKey, testRedisUrl, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
+import { listeningServer, RawStream, until } from './client';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+// Closing must happen within a second; waiting longer before failing keeps a busy machine from failing the test.
+const CLOSE_WAIT_MS = 5000;
+
+describe(`GET /api/v1/events/stream: closing (${testVariant}${testRedisUrl ? ' + redis' : ''})`, () => {
+
+    let server: Server;
+
+    before(async () => {
+
+        server = await listeningServer();
+    });
+
+    after(() => server.stop());
+
+    async function opened(family: FamilyFixture, on = server): Promise<RawStream> {
+
+        const stream = await RawStream.open(on, family.key);
+        expect(stream.statusCode).to.equal(200);
+        await until(() => stream.retry !== undefined, 'the retry hint');
+        return stream;
+    }
+
+    /** Waits for the stream's last event, `close`, and the end of the connection; returns the event's data. */
+    async function closedWith(stream: RawStream): Promise<{ code: string; message: string }> {
+
+        const last = await stream.eventNamed('close', CLOSE_WAIT_MS);
+        await stream.end(CLOSE_WAIT_MS);
+        expect(stream.events.at(-1)).to.shallow.equal(last);
+        return last.data;
+    }
+
+    it('closes the stream when its key is revoked, saying why', async () => {
+
+        const family = await familyWithKey(server);
+        const stream = await opened(family);
+        await revokeApiKey(server.app.services.accounts, family.keyId, 'test');
+
+        expect(await closedWith(stream)).to.equal({ code: 'invalid_key', message: 'Unknown or revoked API key.' });
+    });
+
+    it('closes the family\'s streams when a super-admin suspends it', async () => {
+
+        const family = await familyWithKey(server);
+        const streams = [await opened(family), await opened(family)];
+        await suspendFamily(server.app.services.accounts, family.familyLongId, 'Unusual traffic', 'test');
+
+        for (const stream of streams) {
+            expect((await closedWith(stream)).code).to.equal('family_suspended');
+        }
+    });
+
+    it('closes the stream when the family moves to a plan without API access', async () => {
+
+        const family = await familyWithKey(server);
+        const stream = await opened(family);
+        await changePlan(server.app.services.accounts, family.familyLongId, 'lite');
+
+        expect((await closedWith(stream)).code).to.equal('plan_not_eligible');
+    });
+
+    it('closes the stream when the family changes plan, so the client reconnects under the new one', async () => {
+
+        const family = await familyWithKey(server);
+        const stream = await opened(family);
+        await changePlan(server.app.services.accounts, family.familyLongId, 'max');
+
+        expect((await closedWith(stream)).code).to.equal('credentials_changed');
+        const again = await opened(family);
+        again.close();
+    });
+
+    it('closes the stream when the API is disabled or the key\'s scope changes', async () => {
+
+        const disabled = await familyWithKey(server);
+        const rescoped = await familyWithKey(server);
+        const [first, second] = [await opened(disabled), await opened(rescoped)];
+        await disableApi(server.app.services.accounts, disabled.familyLongId);
+        await changeApiKeyScopes(server.app.services.accounts, rescoped.keyId, { resources: ['persons'] });
+
+        expect((await closedWith(first)).code).to.equal('api_not_enabled');
+        expect((await closedWith(second)).code).to.equal('credentials_changed');
+    });
+
+    it('keeps the stream open when another key of the family is revoked', async () => {
+
+        const family = await familyWithKey(server);
+        const stream = await opened(family);
+        const other = await anotherKey(server, family.familyLongId, { resources: ['persons'] });
+        const { ApiKey } = server.app.services.models;
+        const otherId = (await ApiKey.findOne({ where: { family_long_id: family.familyLongId, name: 'another key' } }))!.id;
+        await revokeApiKey(server.app.services.accounts, otherId, 'test');
+        expect((await injectWithKey(server, other, 'GET', '/api/v1/persons')).statusCode).to.equal(401);
+
+        expectSuccess(await family.inject('POST', '/api/v1/persons', newPerson), 201);
+        await stream.nextChanges(1);
+        expect(stream.finished).to.be.false();
+        stream.close();
+    });
+
+    it('closes a stream held by one instance when the key is revoked through another', async () => {
+
+        // SQLite: the auth-epoch marker file both instances watch (as the CLI changes it); with Redis: its pub/sub.
+        const other = await testServer({ shareWith: server });
+        try {
+            const family = await familyWithKey(server);
+            const stream = await opened(family);
+            await revokeApiKey(other.app.services.accounts, family.keyId, 'test');
+
+            expect((await closedWith(stream)).code).to.equal('invalid_key');
+        }
+        finally {
+            await other.stop();
+        }
+    });
+
+    it('lets go of everything when the client disconnects', async () => {
+
+        const { changeBus } = server.app.services;
+        await until(() => server.plugins.stream.openStreams() === 0, 'earlier tests\' streams to close');
+        const baseline = changeBus.listenerCount();
+        const family = await familyWithKey(server);
+        const streams = [await opened(family), await opened(family)];
+        expect(server.plugins.stream.openStreams()).to.equal(2);
+        expect(changeBus.listenerCount()).to.equal(baseline + 1);
+
+        streams.forEach((stream) => stream.close());
+        await until(() => server.plugins.stream.openStreams() === 0 && changeBus.listenerCount() === baseline, 'the streams to be released');
+
+        // Writing on after the client left costs nothing and fails nothing.
+        expectSuccess(await family.inject('POST', '/api/v1/persons', newPerson), 201);
+    });
+
+    it('closes every stream with reason shutdown when the server stops', async () => {
+
+        const stopping = await listeningServer();
+        const family = await familyWithKey(stopping);
+        const stream = await opened(family, stopping);
+        await stopping.stop({ timeout: 5000 });
+
+        expect((await closedWith(stream)).code).to.equal('shutdown');
+    });
+});

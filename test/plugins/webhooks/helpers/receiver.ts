@@ -1,0 +1,134 @@
+import Https from 'https';
+import type { IncomingHttpHeaders, ServerResponse } from 'http';
+import type { AddressInfo } from 'net';
+
+import Selfsigned from 'selfsigned';
+
+/** The host name the test certificate is for; tests resolve it to 127.0.0.1. */
+export const receiverHost = 'receiver.test';
+
+export interface ReceivedRequest {
+    method: string;
+    path: string;
+    headers: IncomingHttpHeaders;
+    body: string;
+}
+
+/** How the receiver answers one request. */
+export type Responder = (response: ServerResponse, request: ReceivedRequest) => void;
+
+export const answer = (status: number, headers: Record<string, string> = {}, body = ''): Responder => (response) => {
+
+    response.writeHead(status, headers).end(body);
+};
+
+/** Never answers (until the receiver closes): the sender's response timeout runs out. */
+export const hang: Responder = () => undefined;
+
+interface TestPki { ca: string; key: string; cert: string }
+
+let pki: Promise<TestPki> | undefined;
+
+/** A test CA and a server certificate it signs for receiver.test and 127.0.0.1; made once per process. */
+function testPki(): Promise<TestPki> {
+
+    pki ??= (async () => {
+
+        const ca = await Selfsigned.generate([{ name: 'commonName', value: 'Family Records test CA' }], {
+            keyType: 'ec', algorithm: 'sha256',
+            extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true }]
+        });
+        const server = await Selfsigned.generate([{ name: 'commonName', value: receiverHost }], {
+            keyType: 'ec', algorithm: 'sha256',
+            ca: { key: ca.private, cert: ca.cert },
+            extensions: [
+                { name: 'basicConstraints', cA: false },
+                { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+                { name: 'extKeyUsage', serverAuth: true },
+                { name: 'subjectAltName', altNames: [{ type: 2, value: receiverHost }, { type: 7, ip: '127.0.0.1' }] }
+            ]
+        });
+        return { ca: ca.cert, key: server.private, cert: server.cert };
+    })();
+
+    return pki;
+}
+
+/** A real HTTPS server on 127.0.0.1, with a certificate from a test CA, that records every request. */
+export class TestReceiver {
+
+    readonly received: ReceivedRequest[] = [];
+    private readonly responders: Responder[] = [];
+    private waiters: (() => void)[] = [];
+
+    private constructor(private readonly server: Https.Server, readonly ca: string) {}
+
+    static async start(): Promise<TestReceiver> {
+
+        const { ca, key, cert } = await testPki();
+        const server = Https.createServer({ key, cert });
+        const receiver = new TestReceiver(server, ca);
+        server.on('request', (request, response) => {
+
+            const chunks: Buffer[] = [];
+            request.on('data', (chunk: Buffer) => chunks.push(chunk));
+            request.on('end', () => {
+
+                const received = { method: request.method!, path: request.url!, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+                receiver.received.push(received);
+                (receiver.responders.shift() ?? answer(204))(response, received);
+                receiver.waiters.forEach((wake) => wake());
+            });
+        });
+
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        return receiver;
+    }
+
+    get port(): number {
+
+        return (this.server.address() as AddressInfo).port;
+    }
+
+    /** The URL of a path on this receiver, by its host name. */
+    url(path = '/hook'): string {
+
+        return `https://${receiverHost}:${this.port}${path}`;
+    }
+
+    /** How to answer the next requests, in order; then 204. */
+    respondWith(...responders: Responder[]): void {
+
+        this.responders.push(...responders);
+    }
+
+    /** Resolves once `count` requests (in all) have arrived; fails after `timeoutMs`. */
+    async waitFor(count: number, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
+
+        const deadline = Date.now() + timeoutMs;
+        while (this.received.length < count) {
+            if (Date.now() > deadline) {
+                throw new Error(`the receiver got ${this.received.length} requests, not ${count}, within ${timeoutMs} ms`);
+            }
+
+            await new Promise<void>((resolve) => {
+
+                const timer = setTimeout(resolve, 100);
+                this.waiters.push(() => {
+
+                    clearTimeout(timer);
+                    resolve();
+                });
+            });
+            this.waiters = [];
+        }
+
+        return this.received.slice(0, count);
+    }
+
+    async close(): Promise<void> {
+
+        this.server.closeAllConnections();
+        await new Promise((resolve) => this.server.close(resolve));
+    }
+}

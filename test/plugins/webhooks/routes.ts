@@ -1,0 +1,157 @@
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+import type { Server, ServerInjectResponse } from '@hapi/hapi';
+
+import { familyWithKey } from '../../helpers/server';
+import { signedIn, type SiteClient } from '../site/client';
+import { TestReceiver } from './helpers/receiver';
+import { createPerson, eventually, webhooksServer } from './helpers/setup';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+describe('/manage/webhooks JSON routes', () => {
+
+    let receiver: TestReceiver;
+    let server: Server;
+
+    before(async () => {
+
+        receiver = await TestReceiver.start();
+        server = await webhooksServer(receiver);
+    });
+
+    after(async () => {
+
+        await server.stop();
+        await receiver.close();
+    });
+
+    /** A JSON request with the client's cookies and, unless told not to, its CSRF token as X-CSRF-Token. */
+    function json(client: SiteClient, method: string, url: string, payload?: object, options: { csrf?: boolean } = {}): Promise<ServerInjectResponse> {
+
+        const headers: Record<string, string> = { cookie: [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+        if (options.csrf !== false) {
+            headers['x-csrf-token'] = client.cookies.get('crumb') ?? '';
+        }
+
+        return server.inject({ method, url, headers, payload, remoteAddress: client.remoteAddress });
+    }
+
+    async function manager() {
+
+        const family = await familyWithKey(server);
+        return { family, client: await signedIn(server, { role: 'manager', familyLongId: family.familyLongId }) };
+    }
+
+    it('lets a family manager add, read, change, test, rotate, disable, enable and delete an endpoint', async () => {
+
+        const { family, client } = await manager();
+
+        const created = await json(client, 'POST', '/manage/webhooks', { url: receiver.url(), description: 'CRM', resources: ['persons'] });
+        expect(created.statusCode).to.equal(201);
+        const endpoint = (created.result as any).data;
+        expect(endpoint).to.include({ url: receiver.url(), description: 'CRM', resources: ['persons'], active: true, disabled_reason: null });
+        expect(endpoint.secret).to.match(/^whsec_/);
+        expect(endpoint.secret_hint).to.equal(`whsec_…${endpoint.secret.slice(-4)}`);
+
+        const listed = await json(client, 'GET', '/manage/webhooks');
+        expect((listed.result as any).data).to.equal([{ ...endpoint, secret: undefined }].map(({ secret, ...rest }) => rest));
+        expect(JSON.stringify(listed.result)).to.not.contain(endpoint.secret);
+
+        const read = await json(client, 'GET', `/manage/webhooks/${endpoint.id}`);
+        expect((read.result as any).data.id).to.equal(endpoint.id);
+
+        const changed = await json(client, 'PATCH', `/manage/webhooks/${endpoint.id}`, { resources: ['persons', 'trees'] });
+        expect((changed.result as any).data.resources).to.equal(['persons', 'trees']);
+
+        const ping = await json(client, 'POST', `/manage/webhooks/${endpoint.id}/ping`);
+        expect(ping.statusCode).to.equal(200);
+        expect((ping.result as any).data.attempt).to.include({ delivered: true, status_code: 204, error: null, address: '127.0.0.1' });
+        expect((ping.result as any).data.delivery).to.include({ event_type: 'ping', status: 'delivered', attempts: 1 });
+
+        const rotated = await json(client, 'POST', `/manage/webhooks/${endpoint.id}/rotate-secret`);
+        expect((rotated.result as any).data.secret).to.match(/^whsec_/);
+        expect((rotated.result as any).data.secret).to.not.equal(endpoint.secret);
+        expect((rotated.result as any).data.previous_secret_expires_at).to.be.a.string();
+
+        const disabled = await json(client, 'POST', `/manage/webhooks/${endpoint.id}/disable`, { reason: 'Maintenance' });
+        expect((disabled.result as any).data).to.include({ active: false, disabled_reason: 'Maintenance' });
+        const enabled = await json(client, 'POST', `/manage/webhooks/${endpoint.id}/enable`);
+        expect((enabled.result as any).data).to.include({ active: true, disabled_reason: null });
+
+        const deleted = await json(client, 'DELETE', `/manage/webhooks/${endpoint.id}`);
+        expect(deleted.result).to.equal({ data: { id: endpoint.id, deleted: true } });
+        expect((await json(client, 'GET', `/manage/webhooks/${endpoint.id}`)).statusCode).to.equal(404);
+
+        const audited = await server.app.services.models.AuditEvent.findAll({ where: { family_long_id: family.familyLongId }, order: [['id', 'ASC']] });
+        expect(audited.map((event) => event.action).filter((action) => action.startsWith('webhook.'))).to.equal(['webhook.create', 'webhook.test', 'webhook.rotate_secret', 'webhook.disable', 'webhook.enable', 'webhook.delete']);
+        expect(audited.find((event) => event.action === 'webhook.create')!.actor_id).to.equal(client.account.user.id);
+    });
+
+    it('shows the delivery log and redelivers one delivery', async () => {
+
+        const { family, client } = await manager();
+        const endpoint = (await json(client, 'POST', '/manage/webhooks', { url: receiver.url(), resources: ['persons'] }) as any).result.data;
+        await createPerson(family);
+
+        const [delivery] = await eventually(async () => {
+
+            const page = (await json(client, 'GET', `/manage/webhooks/${endpoint.id}/deliveries?limit=10`)).result as any;
+            return page.data.length === 1 && page.data[0].status === 'delivered' && page.data;
+        });
+        expect(delivery).to.include({ event_type: 'persons.created', attempts: 1, last_status_code: 204, next_attempt_at: null });
+
+        const redelivered = await json(client, 'POST', `/manage/webhooks/${endpoint.id}/deliveries/${delivery.id}/redeliver`);
+        expect((redelivered.result as any).data.delivery).to.include({ id: delivery.id, attempts: 2 });
+
+        const detail = (await json(client, 'GET', `/manage/webhooks/${endpoint.id}/deliveries/${delivery.id}`)).result as any;
+        expect(detail.data.attempt_log.map((attempt: any) => [attempt.attempt, attempt.trigger, attempt.status_code])).to.equal([[1, 'queue', 204], [2, 'redeliver', 204]]);
+    });
+
+    it('answers in the API\'s error contract', async () => {
+
+        const { client } = await manager();
+
+        const refused = await json(client, 'POST', '/manage/webhooks', { url: 'https://169.254.169.254/latest', resources: ['persons'] });
+        expect(refused.statusCode).to.equal(400);
+        expect(refused.result).to.include({ code: 'invalid_request', message: 'url: The URL names 169.254.169.254, a link-local address, not a public one.' });
+
+        const invalid = await json(client, 'POST', '/manage/webhooks', { url: receiver.url() });
+        expect(invalid.statusCode).to.equal(400);
+        expect(invalid.result).to.include({ code: 'invalid_request' });
+
+        const unknown = await json(client, 'GET', '/manage/webhooks/whe_00000000000000000000');
+        expect(unknown.statusCode).to.equal(404);
+        expect(unknown.result).to.include({ code: 'not_found' });
+    });
+
+    it('lets a manager act on their own family only', async () => {
+
+        const owner = await manager();
+        const endpoint = (await json(owner.client, 'POST', '/manage/webhooks', { url: receiver.url(), resources: ['persons'] }) as any).result.data;
+        const other = await manager();
+
+        for (const [method, path] of [['GET', ''], ['PATCH', ''], ['DELETE', ''], ['POST', '/ping'], ['POST', '/disable'], ['POST', '/rotate-secret'], ['GET', '/deliveries']]) {
+            const response = await json(other.client, method, `/manage/webhooks/${endpoint.id}${path}`, method === 'PATCH' ? { description: 'x' } : undefined);
+            expect(response.statusCode, `${method} ${path}`).to.equal(404);
+        }
+
+        expect((await json(other.client, 'GET', '/manage/webhooks')).result).to.equal({ data: [] });
+        expect((await json(owner.client, 'GET', `/manage/webhooks/${endpoint.id}`)).statusCode).to.equal(200);
+    });
+
+    it('refuses members, the signed-out and requests without the CSRF token', async () => {
+
+        const family = await familyWithKey(server);
+        const member = await signedIn(server, { role: 'member', familyLongId: family.familyLongId });
+        expect((await json(member, 'GET', '/manage/webhooks')).statusCode).to.equal(403);
+
+        const anonymous = await server.inject({ method: 'GET', url: '/manage/webhooks' });
+        expect([302, 401]).to.include(anonymous.statusCode);
+
+        const { client } = await manager();
+        const forged = await json(client, 'POST', '/manage/webhooks', { url: receiver.url(), resources: ['persons'] }, { csrf: false });
+        expect(forged.statusCode).to.equal(403);
+    });
+});
