@@ -69,9 +69,11 @@ export interface DemoFamily {
     keyId: string;
     /** A manager who can sign in to the hosted site; the password is shown once. */
     manager: { email: string; password: string };
+    /** A super-admin for the hosted site's admin area; the password is shown once. */
+    superAdmin: { email: string; password: string };
 }
 
-/** Creates a new demo family with the API on for every resource, a manager, a key with every operation and sample records. */
+/** Creates a new demo family with the API on for every resource, a manager, a super-admin, a key with every operation and sample records. */
 export async function seedDemoFamily(services: Services): Promise<DemoFamily> {
 
     const { accounts } = services;
@@ -80,6 +82,8 @@ export async function seedDemoFamily(services: Services): Promise<DemoFamily> {
 
     const manager = { email: `demo-manager-${Crypto.randomBytes(4).toString('hex')}@example.com`, password: randomBase62(16) };
     const user = await createUser(accounts, { ...manager, familyLongId: family.family_long_id, role: 'manager' });
+    const superAdmin = { email: `demo-admin-${Crypto.randomBytes(4).toString('hex')}@example.com`, password: randomBase62(16) };
+    await createUser(accounts, { ...superAdmin, role: 'super-admin' });
     const { key, apiKey } = await createApiKey(accounts, {
         familyLongId: family.family_long_id,
         name: 'Demo key',
@@ -110,5 +114,5 @@ export async function seedDemoFamily(services: Services): Promise<DemoFamily> {
         }
     }
 
-    return { family, key, keyId: apiKey.id, manager };
+    return { family, key, keyId: apiKey.id, manager, superAdmin };
 }

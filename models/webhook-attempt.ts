@@ -1,7 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
-export const attemptTriggers = ['queue', 'redeliver', 'ping'] as const;
-export type AttemptTrigger = typeof attemptTriggers[number];
+export type AttemptTrigger = 'queue' | 'redeliver' | 'ping';
 
 /** One try at sending a delivery: the delivery log's rows. */
 export class WebhookAttempt extends Model<InferAttributes<WebhookAttempt>, InferCreationAttributes<WebhookAttempt>> {

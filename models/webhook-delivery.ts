@@ -1,7 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
-export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const;
-export type DeliveryStatus = typeof deliveryStatuses[number];
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /**
  * One event for one endpoint: the durable queue entry and its log. Its id is the

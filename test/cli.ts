@@ -184,15 +184,6 @@ describe('family-records CLI', () => {
             }
         });
 
-        it('says webhooks are not there yet', async () => {
-
-            const outcome = await runCli(['webhook', 'create', '--family', 'fam_x', '--url', 'https://example.com/hook', '--resources', 'persons'], bare);
-
-            expect(outcome.exitCode).to.equal(2);
-            expect(outcome.stdout).to.equal('');
-            expect(outcome.stderr).to.include('arrives with the webhooks capability');
-        });
-
         it('lists every command and the environment in --help', async () => {
 
             const outcome = await runCli(['--help'], bare);

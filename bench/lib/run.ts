@@ -49,8 +49,8 @@ export interface MemorySample {
 export interface Measurement {
     scenario: string;
     requestsPerSecond: number;
+    /** Latencies come from autocannon's histogram of whole milliseconds. */
     meanMs: number;
-    /** Percentiles come from autocannon's histogram in whole milliseconds. */
     p50Ms: number;
     p99Ms: number;
     /**

@@ -1,16 +1,35 @@
-import { commandGroup, type Command } from './command';
-import { CliError } from './errors';
+import { command, commandGroup, commaList } from './command';
+import { jsonOption, listed, printResult } from './output';
+import { withServer } from './services';
 
-const usage = 'webhook create --family ID --url URL --resources a,b [--json]';
+export const webhookCommands = commandGroup('webhook', {
+    create: command({
+        usage: 'webhook create --family ID --url URL --resources a,b [--description TEXT] [--json]',
+        description: 'Adds a webhook endpoint and prints its signing secret: the only time the secret is shown.\nThe URL must be public HTTPS on port 443 (policies/webhooks.yaml says exactly what is\nallowed); the resources must be among those the family exposes (api enable), and the\nplan must allow another endpoint.',
+        options: { family: { type: 'string' }, url: { type: 'string' }, resources: { type: 'string' }, description: { type: 'string' }, ...jsonOption },
+        required: ['family', 'url', 'resources'],
+        async run({ values }) {
 
-/** Part of the contract (DESIGN.md §6), not of this version yet: says so instead of pretending. */
-const notYetAvailable: Command = {
-    usage: [usage],
-    help: `  ${usage}\n    Arrives with the webhooks capability; not available in this version.`,
-    run() {
+            const { endpoint, secret } = await withServer((server) => server.plugins.webhooks.createEndpoint(values.family, {
+                url: values.url,
+                description: values.description,
+                resources: commaList(values.resources)
+            }, 'cli'));
 
-        return Promise.reject(new CliError('webhook create arrives with the webhooks capability: this version has no webhooks yet', 2));
-    }
-};
-
-export const webhookCommands = commandGroup('webhook', { create: notYetAvailable });
+            printResult(values.json, {
+                id: endpoint.id,
+                family_long_id: endpoint.family_long_id,
+                url: endpoint.url,
+                description: endpoint.description,
+                resources: endpoint.resources,
+                secret
+            }, () => [
+                `Created webhook endpoint ${endpoint.id} for family ${endpoint.family_long_id}`,
+                `  url:        ${endpoint.url}`,
+                `  resources:  ${listed(endpoint.resources)}`,
+                `  secret:     ${secret}`,
+                '  The secret is shown only this once: store it where the receiver verifies signatures.'
+            ]);
+        }
+    })
+});

@@ -25,6 +25,6 @@ export function documentFileHandler(context: FilesContext) {
         }
 
         // Each redirect is fresh: a cached one would point at an expired URL.
-        return h.redirect(signedFileUrl(context, 'documents', record).url).header('cache-control', 'no-store');
+        return h.redirect(signedFileUrl(context, 'documents', record.get({ plain: true })).url).header('cache-control', 'no-store');
     };
 }

@@ -106,11 +106,11 @@ export const filesPlugin: Plugin<FilesOptions> = {
         }
 
         server.plugins.records.extend('gallery', {
-            serialize(record, serialized) {
+            serialize(row, serialized) {
 
                 // Gallery items made before uploads existed have no file, hence no URL.
-                if (record.get('storage_key')) {
-                    const { url, expiresAt } = signedFileUrl(context, 'gallery', record);
+                if (row.storage_key) {
+                    const { url, expiresAt } = signedFileUrl(context, 'gallery', row);
                     serialized.url = url;
                     serialized.url_expires_at = expiresAt.toISOString();
                 }

@@ -1,7 +1,7 @@
 import Crypto from 'crypto';
 
 import { apiError } from '../../lib/errors';
-import type { ResourceRecord } from '../../models/resource-record';
+import type { RecordRow } from '../records/serialize';
 import type { FilesContext } from './context';
 
 /** What a signed file URL grants: one record's file, until `expiresAt` (unix seconds). */
@@ -43,9 +43,9 @@ export function verifyFileToken(key: Buffer, token: string, nowSeconds: number):
 export const nowInSeconds = () => Math.floor(Date.now() / 1000);
 
 /** A signed URL serving the file of `record`, valid for the resource's `signed_url_seconds` (policies/files.yaml). */
-export function signedFileUrl(context: FilesContext, resource: string, record: ResourceRecord): { url: string; expiresAt: Date } {
+export function signedFileUrl(context: FilesContext, resource: string, record: RecordRow): { url: string; expiresAt: Date } {
 
     const lifetime = context.policies().files.resources.find((entry) => entry.name === resource)!.signed_url_seconds;
-    const grant: FileGrant = { resource, id: record.id, storageKey: record.get('storage_key') as string, expiresAt: nowInSeconds() + lifetime };
+    const grant: FileGrant = { resource, id: record.id as string, storageKey: record.storage_key as string, expiresAt: nowInSeconds() + lifetime };
     return { url: `${context.publicBaseUrl}/files/${fileToken(context.signingKey, grant)}`, expiresAt: new Date(grant.expiresAt * 1000) };
 }

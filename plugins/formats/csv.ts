@@ -38,7 +38,7 @@ export const csvRenderer: Renderer = {
 
         const columns = document.aggregate ? unionColumnsOf(document.sections.map((section) => section.resource)) : columnsOf(document.sections[0].resource);
         const csv = new Json2CsvTransform({
-            fields: columns.map((column) => ({ label: column, value: (row: ExportRecord) => row[column] })),
+            fields: columns,
             withBOM: true,
             eol: '\r\n',
             formatters: { header: quoted, string: csvTextCell }

@@ -1,6 +1,6 @@
 import type { ResourceRecord } from '../../models/resource-record';
 import type { ResourceName } from '../../models/resources';
-import type { SerializedRecord } from './serialize';
+import type { RecordRow, SerializedRecord } from './serialize';
 
 /**
  * What another plugin adds to a resource of the records API, through
@@ -9,7 +9,7 @@ import type { SerializedRecord } from './serialize';
  */
 export interface RecordExtension {
     /** Adds values computed at response time to a record as the JSON API shows it. */
-    serialize?(record: ResourceRecord, serialized: SerializedRecord): void;
+    serialize?(row: RecordRow, serialized: SerializedRecord): void;
     /** Runs once a deletion has committed; it must not throw (the record is gone either way). */
     afterDelete?(record: ResourceRecord): Promise<void>;
 }
@@ -24,10 +24,10 @@ export class RecordExtensions {
         this.byResource.set(resource, [...this.of(resource), extension]);
     }
 
-    serialize(resource: ResourceName, record: ResourceRecord, serialized: SerializedRecord): SerializedRecord {
+    serialize(resource: ResourceName, row: RecordRow, serialized: SerializedRecord): SerializedRecord {
 
         for (const extension of this.of(resource)) {
-            extension.serialize?.(record, serialized);
+            extension.serialize?.(row, serialized);
         }
 
         return serialized;

@@ -7,26 +7,24 @@ import { decodeCursor, encodeCursor } from './cursor';
 import type { ListOptions } from './list-query';
 import { cursorAfter, exportedRecords, readPage, type RecordSource } from './record-batches';
 import { filtersOf } from './schemas';
-import { serializeRecord, serializeRow } from './serialize';
+import type { RecordExtensions } from './extensions';
+import { serializeRecord, serializeRow, type RecordRow } from './serialize';
 import { createRecord, deleteRecord, updateRecord, type WriteContext } from './writes';
 import type { RecordsContext } from '.';
 
 type Direction = 'asc' | 'desc';
 
 /**
- * Where a resource's lists read from. A JSON page shows records with what other plugins' extensions
- * add; an export shows the declared fields only, so it reads plain rows: building a model instance
- * for each of many rows would cost more than the rest of the export.
+ * Where a resource's lists read from: plain rows. A JSON page shows records with what other
+ * plugins' extensions add; an export shows the declared fields only.
  */
-function recordSource(resource: ResourceDeclaration, options: RecordsContext, use: 'page' | 'export'): RecordSource {
+function recordSource(resource: ResourceDeclaration, options: RecordsContext, extensions?: RecordExtensions): RecordSource {
 
     const model = options.models.records[resource.name];
     return {
         resource,
         dialect: options.models.Family.sequelize!.getDialect(),
-        find: use === 'page' ?
-            async (query) => (await model.findAll(query)).map((record) => serializeRecord(resource, record, options.extensions)) :
-            async (query) => (await model.findAll({ ...query, raw: true })).map((row) => serializeRow(resource, row as unknown as Record<string, unknown>))
+        find: async (query) => (await model.findAll({ ...query, raw: true })).map((row) => serializeRow(resource, row as unknown as RecordRow, extensions))
     };
 }
 
@@ -37,8 +35,8 @@ const isExport = (query: Record<string, any>) => query.format !== undefined && q
 export function resourceHandlers(resource: ResourceDeclaration, options: RecordsContext) {
 
     const model = options.models.records[resource.name];
-    const pages = recordSource(resource, options, 'page');
-    const exports = recordSource(resource, options, 'export');
+    const pages = recordSource(resource, options, options.extensions);
+    const exports = recordSource(resource, options);
     const writeContext = (request: Request): WriteContext => ({
         models: options.models,
         transaction: options.transaction,
@@ -115,7 +113,7 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
 /** `GET /api/v1/all`: every resource in the key's scope, each searched and ordered alike. */
 export function aggregateHandler(options: RecordsContext) {
 
-    const sources = resourceNames.map((name) => ({ pages: recordSource(resources[name], options, 'page'), exports: recordSource(resources[name], options, 'export') }));
+    const sources = resourceNames.map((name) => ({ pages: recordSource(resources[name], options, options.extensions), exports: recordSource(resources[name], options) }));
 
     return async (request: Request, h: ResponseToolkit) => {
 

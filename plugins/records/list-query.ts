@@ -42,8 +42,8 @@ function afterCursor(cursor: Cursor): WhereOptions {
         return { [field]: null, id: { [beyond]: cursor.id } };
     }
 
-    // One row-value comparison, `(field, id) > (value, id)`: both databases seek the (family, field, id)
-    // index straight to it, where the equivalent ORs made them walk every earlier row of the family.
+    // One row-value comparison, `(field, id) > (value, id)`: both databases seek an index on (family, field, id)
+    // straight to it, where the equivalent ORs made them walk every earlier row of the family.
     const value = timestampFields.has(field) ? new Date(String(cursor.value)) : cursor.value;
     const pastCursor = where(fn('', col(field), col('id')), beyond, fn('', value, cursor.id));
 

@@ -3,6 +3,8 @@ import type { ResourceDeclaration } from '../../models/resources';
 import type { RecordExtensions } from './extensions';
 
 export type SerializedRecord = Record<string, unknown> & { id: string };
+/** A record's columns as plain values (a row read with `raw: true`, or a model instance's plain copy). */
+export type RecordRow = Readonly<Record<string, unknown>>;
 
 /** A record's declared and system fields as the API shows them, each column read through `column`. */
 function serializedColumns(resource: ResourceDeclaration, column: (name: string) => unknown): SerializedRecord {
@@ -20,22 +22,20 @@ function serializedColumns(resource: ResourceDeclaration, column: (name: string)
 }
 
 /**
- * A record as the API shows it: its declared fields and the system fields, never the tenant
- * column nor internal ones; then whatever other plugins' extensions add (a gallery item's URL).
+ * A row as the API shows it: its declared fields and the system fields, never the tenant column
+ * nor internal ones; then whatever other plugins' extensions add (a gallery item's URL). Lists
+ * read plain rows: building a model instance for each row costs more than the rest of a page.
  */
-export function serializeRecord(resource: ResourceDeclaration, record: ResourceRecord, extensions?: RecordExtensions): SerializedRecord {
+export function serializeRow(resource: ResourceDeclaration, row: RecordRow, extensions?: RecordExtensions): SerializedRecord {
 
-    const serialized = serializedColumns(resource, (name) => record.get(name));
-    return extensions ? extensions.serialize(resource.name, record, serialized) : serialized;
+    const serialized = serializedColumns(resource, (name) => row[name]);
+    return extensions ? extensions.serialize(resource.name, row, serialized) : serialized;
 }
 
-/**
- * A row read with `raw: true`, as serializeRecord shows its record, without extensions: what an
- * export shows (the declared fields) without building a model instance for each of many rows.
- */
-export function serializeRow(resource: ResourceDeclaration, row: Readonly<Record<string, unknown>>): SerializedRecord {
+/** A model instance as the API shows it (see serializeRow). */
+export function serializeRecord(resource: ResourceDeclaration, record: ResourceRecord, extensions?: RecordExtensions): SerializedRecord {
 
-    return serializedColumns(resource, (name) => row[name]);
+    return serializeRow(resource, record.get({ plain: true }) as RecordRow, extensions);
 }
 
 /** The sort value of a record as a cursor keeps it. */

@@ -30,15 +30,12 @@ export function escapeXml(text: string): string {
     return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-/** The smallest 1, 2 or 5 times a power of ten at or above `value`: a round top for the axis. */
-function roundedUp(value: number): number {
+/** A round step of 1, 2 or 5 times a power of ten, at least 1: four steps reach `value`. */
+function tickStep(value: number): number {
 
-    if (value <= 4) {
-        return 4;
-    }
-
-    const power = 10 ** Math.floor(Math.log10(value));
-    return [1, 2, 2.5, 5, 10].map((step) => step * power).find((candidate) => candidate >= value)!;
+    const rough = Math.max(value / 4, 1);
+    const power = 10 ** Math.floor(Math.log10(rough));
+    return [1, 2, 5, 10].map((step) => step * power).find((candidate) => candidate >= rough)!;
 }
 
 /** `May 1` for `2026-05-01`. */
@@ -51,7 +48,8 @@ function shortDay(label: string): string {
 export function stackedBarChart(chart: StackedBarChart): string {
 
     const totals = chart.labels.map((_, i) => chart.series.reduce((sum, series) => sum + (series.values[i] ?? 0), 0));
-    const top = roundedUp(Math.max(...totals, 0));
+    const step = tickStep(Math.max(...totals, 0));
+    const top = step * 4;
     const plotWidth = width - plot.left - plot.right;
     const plotHeight = height - plot.top - plot.bottom;
     const slot = plotWidth / Math.max(chart.labels.length, 1);
@@ -60,7 +58,7 @@ export function stackedBarChart(chart: StackedBarChart): string {
     const parts: string[] = [];
 
     for (let tick = 0; tick <= 4; ++tick) {
-        const value = (top / 4) * tick;
+        const value = step * tick;
         parts.push(`<line x1="${plot.left}" x2="${width - plot.right}" y1="${y(value)}" y2="${y(value)}" stroke="${tick === 0 ? '#8c959f' : '#e6eaef'}"/>`);
         parts.push(`<text x="${plot.left - 8}" y="${y(value) + 4}" text-anchor="end" font-size="11" fill="#59636e">${integer.format(value)}</text>`);
     }

@@ -85,7 +85,7 @@ export const streamPlugin: Plugin<StreamOptions> = {
                 description: 'Change events of the resources in the key\'s scope, as server-sent events',
                 notes,
                 validate: {
-                    query: Joi.object({ last_event_id: lastEventIdSchema.label('last_event_id') }),
+                    query: Joi.object({ last_event_id: lastEventIdSchema.label('last_event_id').description('Resume after this event id, for browsers\' EventSource; a Last-Event-ID header wins.') }),
                     headers: Joi.object({ 'last-event-id': lastEventIdSchema.label('Last-Event-ID') }).unknown()
                 }
             }

@@ -28,44 +28,49 @@ function responseError(result: SendResult): string | null {
     return result.error;
 }
 
+/** An attempt that never reached the network. */
+function notSent(claimed: ClaimedDelivery, trigger: AttemptTrigger, startedAt: Date, error: string): AttemptOutcome {
+
+    const result = { statusCode: null, latencyMs: Date.now() - startedAt.getTime(), error, excerpt: null };
+    return { claimed, trigger, startedAt, result, address: null, delivered: false };
+}
+
 /**
  * Checks the destination again (resolving the host now), signs the payload with the
  * endpoint's current secrets and POSTs it to the address that passed the check.
- * Never rejects for the network's sake: every failure is an outcome.
+ * Never rejects: every failure is an outcome, so the retry schedule applies to it too.
  */
 export async function attemptDelivery(context: WebhooksContext, claimed: ClaimedDelivery, endpoint: WebhookEndpoint, trigger: AttemptTrigger): Promise<AttemptOutcome> {
 
     const startedAt = new Date();
     const policy = context.policyStore.current().webhooks;
-
-    let destination;
     try {
-        destination = await checkDestination(endpoint.url, policy.destinations, context.transport.resolve);
+        const destination = await checkDestination(endpoint.url, policy.destinations, context.transport.resolve);
+        const headers = deliveryHeaders({
+            deliveryId: claimed.id,
+            eventType: claimed.event_type,
+            timestamp: Math.floor(startedAt.getTime() / 1000),
+            body: claimed.payload,
+            secrets: signingSecrets(context, endpoint, startedAt)
+        });
+
+        const limits = {
+            connectTimeoutMs: policy.delivery.connect_timeout_ms,
+            responseTimeoutMs: policy.delivery.response_timeout_ms,
+            excerptBytes: policy.delivery.response_excerpt_bytes
+        };
+
+        const result = await send(destination, headers, claimed.payload, limits, context.transport.agent);
+        const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+        return { claimed, trigger, startedAt, result: { ...result, error: responseError(result) }, address: destination.address, delivered };
     }
     catch (error) {
-        if (!(error instanceof DestinationRefused)) {
-            throw error;
+        if (error instanceof DestinationRefused) {
+            return notSent(claimed, trigger, startedAt, `destination refused: ${error.message}`);
         }
 
-        const result = { statusCode: null, latencyMs: Date.now() - startedAt.getTime(), error: `destination refused: ${error.message}`, excerpt: null };
-        return { claimed, trigger, startedAt, result, address: null, delivered: false };
+        // A secret that no longer decrypts (SECRET_KEY changed), say: logged, and retried like any failure.
+        context.log(['webhooks', 'error'], `delivery ${claimed.id}: ${(error as Error).stack}`);
+        return notSent(claimed, trigger, startedAt, `not sent: ${(error as Error).message}`);
     }
-
-    const headers = deliveryHeaders({
-        deliveryId: claimed.id,
-        eventType: claimed.event_type,
-        timestamp: Math.floor(startedAt.getTime() / 1000),
-        body: claimed.payload,
-        secrets: signingSecrets(context, endpoint, startedAt)
-    });
-
-    const limits = {
-        connectTimeoutMs: policy.delivery.connect_timeout_ms,
-        responseTimeoutMs: policy.delivery.response_timeout_ms,
-        excerptBytes: policy.delivery.response_excerpt_bytes
-    };
-
-    const result = await send(destination, headers, claimed.payload, limits, context.transport.agent);
-    const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    return { claimed, trigger, startedAt, result: { ...result, error: responseError(result) }, address: destination.address, delivered };
 }

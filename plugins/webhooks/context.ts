@@ -20,8 +20,6 @@ export interface WebhooksOptions {
     secretKey: Buffer;
     /** Wakes the delivery worker as soon as changes commit, on any instance; the sweep is the safety net. */
     changeBus: ChangeBus;
-    /** Run the delivery worker and the periodic tasks while the server runs (default true). */
-    worker?: boolean;
 }
 
 /** How deliveries reach the network: replaced only by tests (a test CA, a scripted resolver). */

@@ -28,8 +28,7 @@ declare module '@hapi/hapi' {
 }
 
 const optionsSchema = Joi.object({
-    secretKey: Joi.binary().length(32).required(),
-    worker: Joi.boolean().default(true)
+    secretKey: Joi.binary().length(32).required()
 }).unknown();
 
 function keptAliveAgent(ca?: string): Https.Agent {
@@ -47,9 +46,9 @@ export const webhooksPlugin: Plugin<WebhooksOptions> = {
     name: 'webhooks',
     // The `site-session` strategy and CSRF protection of the JSON routes.
     dependencies: ['site'],
-    register(server, rawOptions) {
+    register(server, options) {
 
-        const options = Joi.attempt(rawOptions, optionsSchema, 'webhooks plugin options') as WebhooksOptions;
+        Joi.assert(options, optionsSchema, 'webhooks plugin options');
         const context: WebhooksContext = { ...options, transport: { resolve: systemResolver, agent: keptAliveAgent() } };
         const worker = new DeliveryWorker(context);
         const tasks = new WebhookTasks(context, worker);
@@ -65,22 +64,20 @@ export const webhooksPlugin: Plugin<WebhooksOptions> = {
 
         server.route(webhookRoutes(context));
 
-        if (options.worker) {
-            let unsubscribe: (() => void) | undefined;
-            server.ext('onPostStart', async () => {
+        let unsubscribe: (() => void) | undefined;
+        server.ext('onPostStart', async () => {
 
-                const wake = () => worker.wake(true);
-                unsubscribe = await options.changeBus.subscribe(wake, wake);
-                worker.start();
-                tasks.start();
-            });
-            server.ext('onPreStop', async () => {
+            const wake = () => worker.wake(true);
+            unsubscribe = await options.changeBus.subscribe(wake, wake);
+            worker.start();
+            tasks.start();
+        });
+        server.ext('onPreStop', async () => {
 
-                unsubscribe?.();
-                tasks.stop();
-                await worker.stop();
-            });
-        }
+            unsubscribe?.();
+            tasks.stop();
+            await worker.stop();
+        });
 
         server.ext('onPostStop', () => context.transport.agent.destroy());
     }

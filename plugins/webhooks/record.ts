@@ -42,37 +42,72 @@ function deliveryChanges(context: WebhooksContext, outcome: AttemptOutcome, now:
 }
 
 /**
- * Keeps the endpoint's failure run (failing_since) and disables it after a 410 Gone or
- * when every attempt has failed for the policy's time. Returns what it disabled.
+ * Keeps an endpoint's failure run (failing_since) from its outcomes of one batch, in the
+ * order they started, and disables it after a 410 Gone or when every attempt has failed
+ * for the policy's time. Returns what it disabled.
  */
-async function updateEndpointHealth(context: WebhooksContext, outcome: AttemptOutcome, now: Date, transaction: Transaction): Promise<DisabledEndpoint | undefined> {
+async function updateEndpointHealth(context: WebhooksContext, outcomes: AttemptOutcome[], now: Date, transaction: Transaction): Promise<DisabledEndpoint | undefined> {
 
     const { WebhookEndpoint } = context.models;
-    const id = outcome.claimed.endpoint_id;
-    if (outcome.delivered) {
+    const { endpoint_id: id, family_long_id: familyLongId } = outcomes[0].claimed;
+    const ordered = [...outcomes].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
+    const lastSuccess = ordered.map((outcome) => outcome.delivered).lastIndexOf(true);
+    const failures = ordered.slice(lastSuccess + 1);
+    if (failures.length === 0) {
         await WebhookEndpoint.update({ failing_since: null }, { where: { id, failing_since: { [Op.ne]: null } }, transaction });
         return undefined;
     }
 
-    await WebhookEndpoint.update({ failing_since: outcome.startedAt }, { where: { id, failing_since: null }, transaction });
+    // After a success in this batch the run starts again; otherwise it goes on from before.
+    await WebhookEndpoint.update({ failing_since: failures[0].startedAt }, { where: { id, ...(lastSuccess < 0 ? { failing_since: null } : {}) }, transaction });
+    const gone = failures.some((outcome) => outcome.result.statusCode === 410);
     const disableAfter = context.policyStore.current().webhooks.endpoints.disable_after_failing_seconds;
-    const reason = outcome.result.statusCode === 410 ?
-        'The endpoint answered 410 Gone: it asked for no more deliveries.' :
-        `Every delivery attempt failed for ${duration(disableAfter)}.`;
-    const failingLongEnough = outcome.result.statusCode === 410 ? {} : { failing_since: { [Op.lte]: new Date(now.getTime() - disableAfter * 1000) } };
+    const reason = gone ? 'The endpoint answered 410 Gone: it asked for no more deliveries.' : `Every delivery attempt failed for ${duration(disableAfter)}.`;
+    const failingLongEnough = gone ? {} : { failing_since: { [Op.lte]: new Date(now.getTime() - disableAfter * 1000) } };
 
     const [disabled] = await WebhookEndpoint.update(
         { active: false, disabled_at: now, disabled_reason: reason, disabled_by: 'system' },
         { where: { id, active: true, ...failingLongEnough }, transaction }
     );
 
-    return disabled > 0 ? { endpointId: id, familyLongId: outcome.claimed.family_long_id, reason } : undefined;
+    return disabled > 0 ? { endpointId: id, familyLongId, reason } : undefined;
 }
 
 /**
- * Writes attempts down in one transaction: the log rows, each delivery's new state (only
- * under the claim that made the attempt: a worker whose lease ran out changes nothing)
- * and the endpoints' health. An endpoint the system disables is logged and put in the
+ * Each delivery's new state, written only under the claim that made the attempt (a
+ * worker whose lease ran out changes nothing): one UPDATE per group of deliveries of one
+ * claim that end up alike, so a batch of successes costs one statement.
+ */
+async function updateDeliveries(context: WebhooksContext, outcomes: readonly AttemptOutcome[], now: Date, transaction: Transaction): Promise<void> {
+
+    const groups = new Map<string, { changes: ReturnType<typeof deliveryChanges>; token: string; ids: string[] }>();
+    for (const outcome of outcomes) {
+        const changes = deliveryChanges(context, outcome, now);
+        const key = `${outcome.claimed.lock_token} ${JSON.stringify(changes)}`;
+        const group = groups.get(key) ?? { changes, token: outcome.claimed.lock_token, ids: [] };
+        group.ids.push(outcome.claimed.id);
+        groups.set(key, group);
+    }
+
+    for (const { changes, token, ids } of groups.values()) {
+        await context.models.WebhookDelivery.update(changes, { where: { id: ids, lock_token: token }, transaction });
+    }
+}
+
+/** The outcomes per endpoint. */
+function byEndpoint(outcomes: readonly AttemptOutcome[]): AttemptOutcome[][] {
+
+    const groups = new Map<string, AttemptOutcome[]>();
+    for (const outcome of outcomes) {
+        groups.set(outcome.claimed.endpoint_id, [...groups.get(outcome.claimed.endpoint_id) ?? [], outcome]);
+    }
+
+    return [...groups.values()];
+}
+
+/**
+ * Writes attempts down in one transaction: the log rows, each delivery's new state and
+ * the endpoints' health. An endpoint the system disables is logged and put in the
  * audit log, where its family's managers see it (there is no e-mail to send it by).
  */
 export async function recordOutcomes(context: WebhooksContext, outcomes: readonly AttemptOutcome[]): Promise<DisabledEndpoint[]> {
@@ -82,7 +117,7 @@ export async function recordOutcomes(context: WebhooksContext, outcomes: readonl
     }
 
     const now = new Date();
-    const { WebhookAttempt, WebhookDelivery, AuditEvent } = context.models;
+    const { WebhookAttempt, AuditEvent } = context.models;
     const disabled = await context.transaction(async (transaction) => {
 
         await WebhookAttempt.bulkCreate(outcomes.map(({ claimed, trigger, startedAt, result, address }) => ({
@@ -98,10 +133,10 @@ export async function recordOutcomes(context: WebhooksContext, outcomes: readonl
             started_at: startedAt
         })), { transaction });
 
+        await updateDeliveries(context, outcomes, now, transaction);
         const disabledNow: DisabledEndpoint[] = [];
-        for (const outcome of outcomes) {
-            await WebhookDelivery.update(deliveryChanges(context, outcome, now), { where: { id: outcome.claimed.id, lock_token: outcome.claimed.lock_token }, transaction });
-            const endpoint = await updateEndpointHealth(context, outcome, now, transaction);
+        for (const endpointOutcomes of byEndpoint(outcomes)) {
+            const endpoint = await updateEndpointHealth(context, endpointOutcomes, now, transaction);
             if (endpoint) {
                 disabledNow.push(endpoint);
                 await AuditEvent.create({

@@ -115,7 +115,6 @@ export class DeliveryWorker {
         this.inFlight.set(delivery.id, delivery);
         attemptDelivery(this.context, delivery, endpoint, 'queue')
             .then((outcome) => this.record(outcome))
-            .catch((error: Error) => this.context.log(['webhooks', 'error'], `delivery ${delivery.id}: ${error.stack}`))
             .finally(() => {
 
                 this.inFlight.delete(delivery.id);

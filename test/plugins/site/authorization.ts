@@ -136,7 +136,7 @@ describe('hosted site authorisation', () => {
 
     it('leaves the API alone: no CSRF token, cookie or page headers on API answers', async () => {
 
-        const response = await family.inject('POST', '/api/v1/persons', { first_name: 'Ada' });
+        const response = await family.inject('POST', '/api/v1/persons', { first_name: 'Ada', last_name: 'Lovelace' });
         expect(response.statusCode).to.equal(201);
         expect(response.headers['set-cookie']).to.not.exist();
         expect(response.headers['content-security-policy']).to.not.exist();

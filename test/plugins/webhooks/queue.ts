@@ -4,9 +4,11 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
+import { QueryTypes } from 'sequelize';
 
 import { projectRoot } from '../../../lib/config';
 import { cliEnvironmentOf } from '../../cli/run';
+import { testVariant } from '../../helpers/server';
 import { answer, TestReceiver, type ReceivedRequest } from './helpers/receiver';
 import { createPerson, eventually, familyWithEndpoint, receiverPolicies, webhooksServer } from './helpers/setup';
 
@@ -136,8 +138,11 @@ describe('the delivery queue', () => {
         const server = await webhooksServer(receiver);
         try {
             const family = await familyWithEndpoint(server, receiver);
-            const { ChangeEvent } = server.app.services.models;
-            const newest = Number(await ChangeEvent.max('id'));
+            const { models: { ChangeEvent }, sequelize } = server.app.services;
+            // Two ids as writers get them (on PostgreSQL from the sequence, so later writes do not collide).
+            const newest = testVariant === 'postgres' ?
+                Number((await sequelize.query<{ id: string }>("SELECT nextval('change_events_id_seq') AS id, nextval('change_events_id_seq')", { type: QueryTypes.SELECT }))[0].id) - 1 :
+                Number(await ChangeEvent.max('id'));
             const event = (id: number) => ({ id, family_long_id: family.familyLongId, resource: 'persons', action: 'updated' as const, record_id: 'per_00000000000000000000', revision: id, occurred_at: new Date() });
 
             // Written straight to the log (no bus announcement): the sweep finds it, leaving a hole below.
@@ -146,6 +151,36 @@ describe('the delivery queue', () => {
             await ChangeEvent.create(event(newest + 1));
             await eventually(async () => receiver.received.some((request) => request.body.includes(`"id":${newest + 1},`)));
             expect(receiver.received.filter((request) => request.body.includes(family.familyLongId))).to.have.length(2);
+        }
+        finally {
+            await server.stop();
+            await receiver.close();
+        }
+    });
+    it('cleans up deliveries past the log retention, and fanned-out change events past the stream retention', async () => {
+
+        const receiver = await TestReceiver.start();
+        const server = await webhooksServer(receiver, { policiesDir: receiverPolicies(receiver, (policy) => {
+
+            policy.schedules.cleanup = '* * * * * *';
+        }) });
+
+        try {
+            const family = await familyWithEndpoint(server, receiver);
+            await createPerson(family);
+            const { models, sequelize } = server.app.services;
+            const delivery = await eventually(async () => models.WebhookDelivery.findOne({ where: { endpoint_id: family.endpointId, status: 'delivered' } }));
+            const days = (count: number) => new Date(Date.now() - count * 24 * 60 * 60 * 1000);
+
+            // Past both retentions (30 days of log, 7 days of events as shipped): backdated.
+            await sequelize.query('UPDATE webhook_deliveries SET created_at = :at WHERE id = :id', { replacements: { at: days(31), id: delivery.id } });
+            await sequelize.query('UPDATE change_events SET occurred_at = :at WHERE id = :id', { replacements: { at: days(8), id: delivery.event_id } });
+            const kept = await models.WebhookDelivery.create({ id: 'whd_kept0000000000000000', endpoint_id: family.endpointId, family_long_id: family.familyLongId, event_id: null, event_type: 'ping', payload: '{}', status: 'delivered' });
+
+            await eventually(async () => await models.WebhookDelivery.count({ where: { id: delivery.id } }) === 0);
+            expect(await models.WebhookAttempt.count({ where: { delivery_id: delivery.id } })).to.equal(0);
+            await eventually(async () => await models.ChangeEvent.count({ where: { id: delivery.event_id! } }) === 0);
+            expect(await models.WebhookDelivery.count({ where: { id: kept.id } })).to.equal(1);
         }
         finally {
             await server.stop();

@@ -78,7 +78,7 @@ export async function createPerson(family: FamilyFixture, firstName = 'Ada'): Pr
 }
 
 /** Polls until `check` holds; fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
 
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -1,0 +1,230 @@
+/*
+ * The change stream's fan-out: 2,000 SSE streams open on one instance, all of one family
+ * (200 keys with 10 streams each, the stream policy's cap per key), read by raw HTTP clients
+ * in a child process (bench/lib/sse-clients.ts) so that reading does not share the server's
+ * event loop. A person is created through the records API every BENCH_SSE_INTERVAL_MS; for
+ * each change, the time from its commit (the moment the change log announces it on the
+ * change bus, right after COMMIT) to its arrival on each stream, and to its arrival on every
+ * stream (the last one). On the embedded SQLite default with the in-process bus, and on
+ * PostgreSQL with the Redis bus when both answer on 127.0.0.1.
+ * Target: p99 under 250 ms until a change has reached every stream.
+ */
+import ChildProcess from 'child_process';
+import Crypto from 'crypto';
+import { once } from 'events';
+import Path from 'path';
+
+import type { Server } from '@hapi/hapi';
+import { createClient } from 'redis';
+
+import { createApiKey } from '../lib/accounts/api-keys';
+import type { ChangeBatch } from '../lib/change-bus';
+import { allOperations, allResources, familyWithKey } from '../test/helpers/server';
+import { collectGarbage } from './lib/memory';
+import { scratchPostgres } from './lib/postgres';
+import { printMachine, printTable, printTargets } from './lib/report';
+import { runScript } from './lib/run';
+import { benchDeployment } from './lib/servers';
+import { wallClockMs, type ClientsCommand, type ClientsMessage } from './lib/sse-protocol';
+
+const streamCount = Number(process.env.BENCH_SSE_STREAMS ?? 2000);
+const changeCount = Number(process.env.BENCH_SSE_CHANGES ?? 50);
+const warmupChanges = 5;
+const intervalMs = Number(process.env.BENCH_SSE_INTERVAL_MS ?? 100);
+const targetP99Ms = 250;
+// Every arrival is in well before this, or something is lost.
+const settleTimeoutMs = 30_000;
+
+const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Memory { rss: number; heapUsed: number }
+
+interface Result {
+    scenario: string;
+    openSeconds: number;
+    /** Milliseconds from commit to arrival, one per change and stream. */
+    deliveries: number[];
+    /** Milliseconds from commit to arrival on the last stream, one per change. */
+    everyStream: number[];
+    missing: number;
+    memory: { idle: Memory; open: Memory; after: Memory };
+}
+
+function percentile(values: number[], p: number): number {
+
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.max(0, Math.ceil(p / 100 * sorted.length) - 1)];
+}
+
+function memory(): Memory {
+
+    collectGarbage();
+    const { rss, heapUsed } = process.memoryUsage();
+    return { rss, heapUsed };
+}
+
+async function redisAnswers(): Promise<boolean> {
+
+    const client = createClient({ url: redisUrl, socket: { connectTimeout: 1000, reconnectStrategy: false } });
+    client.on('error', () => undefined);
+    try {
+        await client.connect();
+        await client.quit();
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+/** The keys of one family the streams use, each opened as often as the stream policy allows. */
+async function streamKeys(server: Server, familyLongId: string, firstKey: string): Promise<string[]> {
+
+    const perKey = server.app.services.policyStore.current().stream.max_streams_per_key;
+    const keys = [firstKey];
+    while (keys.length * perKey < streamCount) {
+        const { key } = await createApiKey(server.app.services.accounts, { familyLongId, name: `bench key ${keys.length}`, resources: allResources, operations: allOperations, createdBy: 'bench' });
+        keys.push(key);
+    }
+
+    return Array.from({ length: streamCount }, (_, index) => keys[Math.floor(index / perKey)]);
+}
+
+/** The clients' next message of `kind`; a failure in the child fails the run. */
+async function clientsMessage<K extends ClientsMessage['kind']>(clients: ChildProcess.ChildProcess, kind: K): Promise<Extract<ClientsMessage, { kind: K }>> {
+
+    for (;;) {
+        const [message] = await once(clients, 'message') as [ClientsMessage];
+        if (message.kind === 'failed') {
+            throw new Error(`SSE clients: ${message.error}`);
+        }
+
+        if (message.kind === kind) {
+            return message as Extract<ClientsMessage, { kind: K }>;
+        }
+    }
+}
+
+async function fanOut(scenario: string, env: Record<string, string>): Promise<Result> {
+
+    process.stderr.write(`${scenario}: opening ${streamCount} streams\n`);
+    const server = await benchDeployment({ env });
+    const clients = ChildProcess.fork(Path.join(__dirname, 'lib', 'sse-clients.js'), [], { stdio: 'inherit' });
+    try {
+        const family = await familyWithKey(server);
+        const keys = await streamKeys(server, family.familyLongId, family.key);
+        const idle = memory();
+
+        const open: ClientsCommand = { kind: 'open', url: `${server.info.uri}/api/v1/events/stream`, keys, concurrentOpens: 100 };
+        clients.send(open);
+        const { seconds: openSeconds } = await clientsMessage(clients, 'opened');
+        if (server.plugins.stream.openStreams() !== streamCount) {
+            throw new Error(`${server.plugins.stream.openStreams()} streams open on the server, expected ${streamCount}`);
+        }
+
+        const opened = memory();
+
+        // The commit: afterCommit hands the batch to the bus's publish() (Redis's round trip comes after, as part of the delivery).
+        const changeBus = server.app.services.changeBus;
+        const publish = changeBus.publish.bind(changeBus);
+        const committedAt = new Map<string, number>();
+        changeBus.publish = (batch: ChangeBatch) => {
+
+            batch.events.forEach((event) => committedAt.set(String(event.id), wallClockMs()));
+            publish(batch);
+        };
+
+        process.stderr.write(`${scenario}: ${warmupChanges} changes of warm-up, then ${changeCount} measured, one every ${intervalMs} ms\n`);
+        for (let change = 0; change < warmupChanges + changeCount; ++change) {
+            if (change === warmupChanges) {
+                committedAt.clear();
+            }
+
+            const response = await family.inject('POST', '/api/v1/persons', { first_name: 'Fan', last_name: `Out ${change}` });
+            if (response.statusCode !== 201) {
+                throw new Error(`creating a person answered ${response.statusCode}: ${response.payload}`);
+            }
+
+            await sleep(intervalMs);
+        }
+
+        let arrivals: Record<string, number[]> = {};
+        const complete = () => [...committedAt.keys()].every((id) => arrivals[id]?.length === streamCount);
+        for (const deadline = Date.now() + settleTimeoutMs; !complete() && Date.now() < deadline; await sleep(200)) {
+            clients.send({ kind: 'report' } satisfies ClientsCommand);
+            arrivals = (await clientsMessage(clients, 'arrivals')).arrivals;
+        }
+
+        const deliveries: number[] = [];
+        const everyStream: number[] = [];
+        let missing = 0;
+        for (const [id, committed] of committedAt) {
+            const times = arrivals[id] ?? [];
+            missing += streamCount - times.length;
+            const latencies = times.map((at) => at - committed);
+            deliveries.push(...latencies);
+            everyStream.push(percentile(latencies, 100));
+        }
+
+        return { scenario, openSeconds, deliveries, everyStream, missing, memory: { idle, open: opened, after: memory() } };
+    }
+    finally {
+        clients.kill();
+        await server.stop({ timeout: 1000 });
+    }
+}
+
+async function sseFanout(): Promise<void> {
+
+    printMachine(`sse-fanout: ${streamCount} streams of one family on one instance, ${changeCount} changes, one every ${intervalMs} ms`);
+    process.stdout.write('SSE clients in a child process (raw HTTP, one socket per stream); times from the commit, on this machine\'s clock.\n');
+
+    const results: Result[] = [await fanOut('sqlite, in-process bus', {})];
+    const postgres = await scratchPostgres();
+    try {
+        if (postgres && await redisAnswers()) {
+            results.push(await fanOut('postgresql, redis bus', { DATABASE_URL: postgres.url, REDIS_URL: redisUrl, REDIS_PREFIX: `fr-bench-${Crypto.randomBytes(4).toString('hex')}:` }));
+        }
+        else {
+            process.stdout.write('PostgreSQL or Redis does not answer on 127.0.0.1: SQLite with the in-process bus only.\n');
+        }
+    }
+    finally {
+        await postgres?.drop();
+    }
+
+    const ms = (value: number) => value.toFixed(1);
+    process.stdout.write('\n');
+    printTable([
+        ['scenario', 'open s', 'deliveries', 'p50 ms', 'p99 ms', 'max ms', 'every stream p50 ms', 'every stream p99 ms', 'missing', 'RSS MB idle → open → after', 'heap MB idle → open', 'heap KB per stream'],
+        ...results.map((result) => [
+            result.scenario,
+            result.openSeconds.toFixed(1),
+            String(result.deliveries.length),
+            ms(percentile(result.deliveries, 50)),
+            ms(percentile(result.deliveries, 99)),
+            ms(percentile(result.deliveries, 100)),
+            ms(percentile(result.everyStream, 50)),
+            ms(percentile(result.everyStream, 99)),
+            String(result.missing),
+            `${megabytes(result.memory.idle.rss)} → ${megabytes(result.memory.open.rss)} → ${megabytes(result.memory.after.rss)}`,
+            `${megabytes(result.memory.idle.heapUsed)} → ${megabytes(result.memory.open.heapUsed)}`,
+            ((result.memory.open.heapUsed - result.memory.idle.heapUsed) / 1024 / streamCount).toFixed(0)
+        ])
+    ]);
+
+    printTargets(results.map((result) => ({
+        target: `${result.scenario}: p99 under ${targetP99Ms} ms from commit to arrival on every one of ${streamCount} streams`,
+        measured: `p99 ${ms(percentile(result.everyStream, 99))} ms (each delivery: p99 ${ms(percentile(result.deliveries, 99))} ms)`,
+        met: percentile(result.everyStream, 99) < targetP99Ms
+    })));
+
+    for (const result of results.filter((candidate) => candidate.missing > 0)) {
+        process.stdout.write(`\nFAILED: ${result.scenario}: ${result.missing} deliveries never arrived\n`);
+        process.exitCode = 1;
+    }
+}
+
+runScript(sseFanout);

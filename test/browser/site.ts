@@ -1,0 +1,217 @@
+import Fs from 'fs';
+import Path from 'path';
+
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+import type { Server } from '@hapi/hapi';
+import * as OTPAuth from 'otpauth';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+import { createFamily } from '../../lib/accounts/families';
+import { projectRoot } from '../../lib/config';
+import { testServer } from '../helpers/server';
+import { siteAccount } from '../plugins/site/client';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+/*
+ * The hosted site in real Chromium (Debian's, installed by .ci/run): what a family
+ * manager and a super-admin do, clicked through as they would, with the API answering
+ * the key the page showed. Screenshots of the main pages go to test/artifacts/.
+ */
+
+const chromiumPath = '/usr/bin/chromium';
+const artifacts = Path.join(projectRoot, 'test', 'artifacts');
+const available = Fs.existsSync(chromiumPath);
+if (!available) {
+    process.stdout.write(`\nSkipping the browser tests: ${chromiumPath} is missing (.ci/run installs Debian's chromium).\n`);
+}
+
+function currentCode(secretShown: string): string {
+
+    return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secretShown.replace(/\s/g, '')) }).generate();
+}
+
+describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () => {
+
+    let server: Server;
+    let browser: Browser;
+    let base: string;
+
+    before(async () => {
+
+        Fs.mkdirSync(artifacts, { recursive: true });
+        server = await testServer();
+        await server.start();
+        base = server.info.uri;
+        browser = await chromium.launch({
+            executablePath: chromiumPath,
+            // launch() gives every run a fresh, empty profile (--user-data-dir) of its own.
+            args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+        });
+    });
+
+    after(async () => {
+
+        await browser?.close();
+        await server?.stop();
+    });
+
+    const screenshot = (page: Page, name: string) => page.screenshot({ path: Path.join(artifacts, `${name}.png`), fullPage: true });
+
+    async function newPage(): Promise<Page> {
+
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        return context.newPage();
+    }
+
+    async function signIn(page: Page, email: string, password: string): Promise<void> {
+
+        await page.goto(`${base}/login`);
+        await page.fill('input[name="email"]', email);
+        await page.fill('input[name="password"]', password);
+        await page.click('button:has-text("Sign in")');
+    }
+
+    const api = (key: string) => fetch(`${base}/api/v1/persons`, { headers: { authorization: `Bearer ${key}` } });
+
+    it('lets a manager enable the API, create a key, read it once, use it, and revoke it', async () => {
+
+        const family = await createFamily(server.app.services.accounts, { name: 'The Browser Family', plan: 'family' });
+        const manager = await siteAccount(server, { role: 'manager', familyLongId: family.family_long_id });
+        const page = await newPage();
+
+        await page.goto(`${base}/manage/apis`);
+        expect(new URL(page.url()).pathname).to.equal('/login');
+        await screenshot(page, 'login');
+        await signIn(page, manager.email, manager.password);
+        await page.waitForURL(`${base}/manage/apis`);
+
+        await page.check('input[name="resources"][value="persons"]');
+        await page.check('input[name="resources"][value="trees"]');
+        await page.click('button:has-text("Turn on API access")');
+        await page.waitForSelector('text=API access is on.');
+
+        await page.click('text=New API key');
+        await page.fill('input[name="name"]', 'Browser sync');
+        await page.check('input[name="resources"][value="persons"]');
+        expect(await page.isChecked('input[name="operations"][value="read"]')).to.be.true();
+        expect(await page.isChecked('input[name="operations"][value="create"]')).to.be.false();
+        await screenshot(page, 'key-new');
+        await page.click('button:has-text("Create key")');
+
+        const key = await page.inputValue('[data-testid="new-key"]');
+        expect(key).to.match(/^frk_[0-9A-Za-z]{36}$/);
+        expect(await page.isVisible('text=You will not see it again.')).to.be.true();
+        await screenshot(page, 'key-created');
+
+        const listed = await api(key);
+        expect(listed.status).to.equal(200);
+        expect(await listed.json()).to.include({ data: [] });
+
+        await page.click('text=Done');
+        expect(await page.content()).to.not.contain(key);
+        await page.waitForSelector(`text=${key.slice(0, 8)}…${key.slice(-4)}`);
+        await screenshot(page, 'manage-apis');
+
+        await page.click('a:has-text("Revoke")');
+        await page.waitForSelector('text=Revoke this API key?');
+        await page.click('button:has-text("Revoke key")');
+        await page.waitForSelector('text=The key is revoked.');
+
+        const refused = await api(key);
+        expect(refused.status).to.equal(401);
+        expect(await refused.json()).to.include({ code: 'invalid_key' });
+        await page.context().close();
+    });
+
+    it('signs in with a TOTP code after enrolling with the QR code page', async () => {
+
+        const family = await createFamily(server.app.services.accounts, { name: 'Two-factor family', plan: 'family' });
+        const manager = await siteAccount(server, { role: 'manager', familyLongId: family.family_long_id });
+        const page = await newPage();
+        await signIn(page, manager.email, manager.password);
+        await page.waitForURL(`${base}/manage/apis`);
+
+        await page.click(`a:has-text("${manager.email}")`);
+        await page.click('button:has-text("Set up two-factor sign-in")');
+        await page.waitForSelector('.qr svg');
+        const secret = await page.textContent('[data-testid="totp-secret"]');
+        await screenshot(page, 'two-factor-setup');
+        await page.fill('input[name="code"]', currentCode(secret!));
+        await page.click('button:has-text("Turn on")');
+        await page.waitForSelector('text=Save these recovery codes now.');
+        expect(await page.locator('.recovery-codes li').count()).to.equal(10);
+        await screenshot(page, 'recovery-codes');
+
+        await page.click('button:has-text("Sign out")');
+        await page.waitForSelector('text=You are signed out.');
+
+        await signIn(page, manager.email, manager.password);
+        await page.waitForURL(`${base}/login/two-factor`);
+        await screenshot(page, 'two-factor-sign-in');
+        await page.fill('input[name="code"]', currentCode(secret!));
+        await page.click('button:has-text("Verify")');
+        await page.waitForURL(`${base}/manage/apis`);
+        await page.context().close();
+    });
+
+    it('lets a super-admin read the usage chart and suspend a family, and the API answers family_suspended', async () => {
+
+        const family = await createFamily(server.app.services.accounts, { name: 'Suspended family', plan: 'max' });
+        const manager = await siteAccount(server, { role: 'manager', familyLongId: family.family_long_id });
+        const admin = await siteAccount(server, { role: 'super-admin' });
+
+        const managerPage = await newPage();
+        await signIn(managerPage, manager.email, manager.password);
+        await managerPage.waitForURL(`${base}/manage/apis`);
+        await managerPage.check('input[name="resources"][value="persons"]');
+        await managerPage.click('button:has-text("Turn on API access")');
+        await managerPage.click('text=New API key');
+        await managerPage.fill('input[name="name"]', 'Reporting');
+        await managerPage.check('input[name="resources"][value="persons"]');
+        await managerPage.click('button:has-text("Create key")');
+        const key = await managerPage.inputValue('[data-testid="new-key"]');
+        for (let request = 0; request < 5; ++request) {
+            expect((await api(key)).status).to.equal(200);
+        }
+
+        await server.app.services.usageMeter.flush();
+
+        const page = await newPage();
+        await signIn(page, admin.email, admin.password);
+        await page.waitForURL(`${base}/admin/apis`);
+        await page.fill('input[name="q"]', 'Suspended family');
+        await page.click('button:has-text("Search")');
+        await page.waitForSelector('text=1 family');
+        await screenshot(page, 'admin-families');
+        await page.click('a:has-text("Suspended family")');
+
+        const chart = page.locator('svg.chart').first();
+        await chart.waitFor();
+        const box = await chart.boundingBox();
+        expect(box!.width).to.be.above(500);
+        expect(box!.height).to.be.above(150);
+        expect(await chart.locator('rect[fill="#2da44e"]').count()).to.be.at.least(1);
+        expect(await chart.locator('title').first().textContent()).to.contain('Requests per day by status class');
+        await screenshot(page, 'admin-family-usage');
+
+        await page.fill('input[name="reason"]', 'Too many requests at night');
+        await page.click('button:has-text("Suspend API")');
+        await page.waitForSelector('text=The family\'s API is suspended.');
+
+        const refused = await api(key);
+        expect(refused.status).to.equal(403);
+        expect(await refused.json()).to.include({ code: 'family_suspended' });
+
+        await managerPage.goto(`${base}/manage/apis`);
+        await managerPage.waitForSelector('text=Reason: Too many requests at night');
+
+        await page.click('text=Audit log');
+        await page.waitForSelector('td >> text=Suspended a family\'s API');
+        await screenshot(page, 'admin-audit');
+        await page.context().close();
+        await managerPage.context().close();
+    });
+});

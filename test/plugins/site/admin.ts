@@ -1,0 +1,150 @@
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+import type { Server } from '@hapi/hapi';
+
+import { createApiKey } from '../../../lib/accounts/api-keys';
+import { allResources, familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
+import { signedIn } from './client';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+describe('Super-admin > APIs & Connectors', () => {
+
+    let server: Server;
+    let admin: Awaited<ReturnType<typeof signedIn>>;
+
+    before(async () => {
+
+        server = await testServer();
+        admin = await signedIn(server, { role: 'super-admin' });
+    });
+
+    after(async () => {
+
+        await server.stop();
+    });
+
+    async function busyFamily(name: string, requests: number, failures = 0): Promise<FamilyFixture> {
+
+        const family = await familyWithKey(server);
+        await server.app.services.models.Family.update({ name }, { where: { family_long_id: family.familyLongId } });
+        for (let i = 0; i < requests; ++i) {
+            await family.inject('GET', '/api/v1/persons');
+        }
+
+        for (let i = 0; i < failures; ++i) {
+            await family.inject('GET', '/api/v1/persons/per_doesnotexist0000000');
+        }
+
+        return family;
+    }
+
+    it('lists every family with its usage, searchable and sorted on the server', async () => {
+
+        const tag = `Zeta${Date.now()}`;
+        const quiet = await busyFamily(`${tag} quiet`, 1);
+        const busy = await busyFamily(`${tag} busy`, 4, 2);
+        await server.app.services.usageMeter.flush();
+
+        const page = await admin.get(`/admin/apis?q=${tag}&sort=requests_24h`);
+        expect(page.statusCode).to.equal(200);
+        expect(page.payload).to.contain('2 families');
+        expect(page.payload.indexOf(busy.familyLongId)).to.be.below(page.payload.indexOf(quiet.familyLongId));
+        // busy: 6 requests, 2 of them errors; one live key.
+        const busyRow = page.payload.slice(page.payload.indexOf(busy.familyLongId), page.payload.indexOf('</tr>', page.payload.indexOf(busy.familyLongId)));
+        expect(busyRow).to.contain('<td class="num">6</td>');
+        expect(busyRow).to.contain('<span class="badge badge-warning">2</span>');
+
+        const byName = await admin.get(`/admin/apis?q=${tag}&sort=name&direction=asc`);
+        expect(byName.payload.indexOf(busy.familyLongId)).to.be.below(byName.payload.indexOf(quiet.familyLongId));
+        expect(byName.payload).to.contain('aria-sort="ascending"');
+
+        const byId = await admin.get(`/admin/apis?q=${quiet.familyLongId.slice(4, 20)}`);
+        expect(byId.payload).to.contain('1 family');
+
+        expect((await admin.get('/admin/apis?sort=password')).statusCode).to.equal(400);
+    });
+
+    it('charts a family\'s requests per day by status class and by key, with the numbers as a table', async () => {
+
+        const family = await busyFamily('Chart family', 3, 1);
+        const { apiKey, key } = await createApiKey(server.app.services.accounts, { familyLongId: family.familyLongId, name: 'Second <key>', resources: allResources, createdBy: 'test' });
+        await server.inject({ method: 'GET', url: '/api/v1/events', headers: { authorization: `Bearer ${key}` } });
+        await server.app.services.usageMeter.flush();
+
+        const page = await admin.get(`/admin/apis/families/${family.familyLongId}`);
+        expect(page.statusCode).to.equal(200);
+        const charts = page.payload.match(/<svg class="chart"[\s\S]*?<\/svg>/g)!;
+        expect(charts).to.have.length(2);
+        expect(charts[0]).to.match(/<title id="[^"]+">Requests per day by status class/);
+        expect(charts[0]).to.contain('<desc');
+        expect(charts[0]).to.contain('2xx: 4</title>');
+        expect(charts[0]).to.contain('4xx: 1</title>');
+        expect(charts[1]).to.contain('test key: 4</title>');
+        expect(charts[1]).to.contain('Second &#60;key&#62;: 1</title>');
+        expect(page.payload).to.contain('Show the numbers as a table');
+        expect(page.payload).to.contain('<code>GET /api/v1/persons</code></td><td class="num">3</td>');
+        expect(page.payload).to.contain(apiKey.id);
+    });
+
+    it('suspends a family\'s API with a reason, at once, and lifts it', async () => {
+
+        const family = await familyWithKey(server);
+        const manager = await signedIn(server, { role: 'manager', familyLongId: family.familyLongId });
+
+        const noReason = await admin.post(`/admin/apis/families/${family.familyLongId}/suspend`, { reason: ' ' });
+        expect(noReason.statusCode).to.equal(422);
+        expect(noReason.payload).to.contain('Give a reason');
+
+        const suspended = await admin.post(`/admin/apis/families/${family.familyLongId}/suspend`, { reason: 'Hammering the API' });
+        expect(suspended.headers.location).to.equal(`/admin/apis/families/${family.familyLongId}?notice=family-suspended`);
+        const refused = await family.inject('GET', '/api/v1/persons');
+        expect(refused.statusCode).to.equal(403);
+        expect(refused.result).to.include({ code: 'family_suspended' });
+        expect((await manager.get('/manage/apis')).payload).to.contain('Reason: Hammering the API');
+
+        await admin.post(`/admin/apis/families/${family.familyLongId}/unsuspend`);
+        expect((await family.inject('GET', '/api/v1/persons')).statusCode).to.equal(200);
+
+        const events = await server.app.services.models.AuditEvent.findAll({ where: { family_long_id: family.familyLongId }, order: [['id', 'ASC']] });
+        expect(events.map((event) => event.action)).to.include(['family.suspend', 'family.unsuspend']);
+        expect(events.find((event) => event.action === 'family.suspend')!.detail).to.equal('Hammering the API');
+        expect(events.find((event) => event.action === 'family.suspend')!.actor_email).to.equal(admin.account.email);
+    });
+
+    it('revokes any family\'s key after a confirmation', async () => {
+
+        const family = await familyWithKey(server);
+        const confirm = await admin.get(`/admin/apis/keys/${family.keyId}/revoke`);
+        expect(confirm.payload).to.contain(`href="/admin/apis/families/${family.familyLongId}"`);
+        const revoked = await admin.post(`/admin/apis/keys/${family.keyId}/revoke`);
+        expect(revoked.headers.location).to.equal(`/admin/apis/families/${family.familyLongId}?notice=key-revoked`);
+        expect((await family.inject('GET', '/api/v1/persons')).statusCode).to.equal(401);
+        expect((await admin.post(`/admin/apis/keys/${family.keyId}/revoke`)).statusCode).to.equal(404);
+    });
+
+    it('shows the audit log with who, what, when and from where, by family', async () => {
+
+        const family = await familyWithKey(server);
+        await admin.post(`/admin/apis/families/${family.familyLongId}/suspend`, { reason: 'Audit me' });
+
+        const page = await admin.get(`/admin/audit?family=${family.familyLongId}`);
+        expect(page.statusCode).to.equal(200);
+        expect(page.payload).to.contain('Suspended a family&#x27;s API');
+        expect(page.payload).to.contain(admin.account.email);
+        expect(page.payload).to.contain(admin.remoteAddress);
+        expect(page.payload).to.contain('Audit me');
+        expect(page.payload).to.contain('shot');            // server.inject's user agent
+
+        const filtered = await admin.get(`/admin/audit?family=${family.familyLongId}&action=api_key.revoke`);
+        expect(filtered.payload).to.contain('Nothing recorded for this family.');
+    });
+
+    it('answers an unknown family with a 404 page', async () => {
+
+        const response = await admin.get('/admin/apis/families/fam_doesnotexist0000000000000000000');
+        expect(response.statusCode).to.equal(404);
+        expect(response.payload).to.contain('Not found');
+    });
+});

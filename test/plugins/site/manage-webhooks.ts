@@ -1,0 +1,142 @@
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+import type { Server } from '@hapi/hapi';
+
+import { familyWithKey } from '../../helpers/server';
+import { TestReceiver } from '../webhooks/helpers/receiver';
+import { webhooksServer } from '../webhooks/helpers/setup';
+import { signedIn } from './client';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+// Handlebars writes `=` as `&#x3D;` in attributes; the browser reads it back as `=`.
+const unescaped = (html: string) => html.replace(/&#x3D;/g, '=');
+const secretOn = (page: string) => /value="(whsec_[^"]+)"/.exec(unescaped(page))?.[1];
+
+describe('Manage > APIs & Connectors: webhooks', () => {
+
+    let receiver: TestReceiver;
+    let server: Server;
+
+    before(async () => {
+
+        receiver = await TestReceiver.start();
+        // Not started: no worker, so only the page's own test events and redeliveries reach the receiver.
+        server = await webhooksServer(receiver, { start: false });
+    });
+
+    after(async () => {
+
+        await server.stop();
+        await receiver.close();
+    });
+
+    async function managerWithEndpoint() {
+
+        const family = await familyWithKey(server, { resources: ['persons', 'events'] });
+        const client = await signedIn(server, { role: 'manager', familyLongId: family.familyLongId });
+        const created = await client.post('/manage/apis/webhooks', { url: receiver.url(), description: 'Sync <server>', resources: ['persons'] });
+        expect(created.statusCode).to.equal(201);
+        const endpoint = (await server.plugins.webhooks.listEndpoints(family.familyLongId))[0];
+        return { family, client, endpoint, secret: secretOn(created.payload)! };
+    }
+
+    it('adds an endpoint, shows its secret once, then only a hint', async () => {
+
+        const { client, endpoint, secret } = await managerWithEndpoint();
+        expect(secret).to.match(/^whsec_/);
+        expect(endpoint.url).to.equal(receiver.url());
+
+        const overview = await client.get('/manage/apis');
+        expect(overview.payload).to.contain(receiver.url());
+        expect(overview.payload).to.contain('Sync &lt;server&gt;');
+        expect(unescaped(overview.payload)).to.contain(`whsec_…${secret.slice(-4)}`);
+        expect(unescaped(overview.payload)).to.not.contain(secret);
+        expect(unescaped((await client.get(`/manage/apis/webhooks/${endpoint.id}`)).payload)).to.not.contain(secret);
+    });
+
+    it('says in words why a destination is refused', async () => {
+
+        const family = await familyWithKey(server);
+        const client = await signedIn(server, { role: 'manager', familyLongId: family.familyLongId });
+        const refused = await client.post('/manage/apis/webhooks', { url: 'https://10.1.2.3/hook', resources: ['persons'] });
+        expect(refused.statusCode).to.equal(422);
+        expect(refused.payload).to.match(/role="alert">url: [^<]*10\.1\.2\.3/);
+        expect(refused.payload).to.contain('value="https://10.1.2.3/hook"');
+        expect(await server.plugins.webhooks.listEndpoints(family.familyLongId)).to.have.length(0);
+    });
+
+    it('sends a test event and shows how it went, then redelivers it', async () => {
+
+        const { client, endpoint } = await managerWithEndpoint();
+        const before = receiver.received.length;
+        const tested = await client.post(`/manage/apis/webhooks/${endpoint.id}/test`);
+        expect(tested.statusCode).to.equal(200);
+        expect(tested.payload).to.match(/Test event: delivered<\/strong> · HTTP 204 · \d+ ms/);
+        expect(receiver.received.length).to.equal(before + 1);
+        expect(receiver.received.at(-1)!.headers['x-service-event']).to.equal('ping');
+
+        const page = await client.get(`/manage/apis/webhooks/${endpoint.id}`);
+        const deliveryId = /deliveries\/(whd_[0-9A-Za-z]+)\/redeliver/.exec(page.payload)![1];
+        expect(page.payload).to.contain('<span class="badge badge-success">Delivered</span>');
+        expect(page.payload).to.match(/<td class="num">\d+ ms<\/td>/);
+
+        const redelivered = await client.post(`/manage/apis/webhooks/${endpoint.id}/deliveries/${deliveryId}/redeliver`);
+        expect(redelivered.payload).to.contain('Redelivery: delivered');
+        expect(receiver.received.length).to.equal(before + 2);
+    });
+
+    it('rotates the secret, disables, enables and deletes the endpoint, recording each', async () => {
+
+        const { family, client, endpoint, secret } = await managerWithEndpoint();
+        const rotated = await client.post(`/manage/apis/webhooks/${endpoint.id}/rotate`);
+        const newSecret = secretOn(rotated.payload)!;
+        expect(newSecret).to.match(/^whsec_/);
+        expect(newSecret).to.not.equal(secret);
+        expect(rotated.payload).to.contain('The previous secret keeps signing too');
+
+        expect((await client.post(`/manage/apis/webhooks/${endpoint.id}/disable`)).headers.location).to.equal(`/manage/apis/webhooks/${endpoint.id}?notice=webhook-disabled`);
+        expect((await client.get(`/manage/apis/webhooks/${endpoint.id}`)).payload).to.contain('<span class="badge badge-neutral"');
+        expect((await client.post(`/manage/apis/webhooks/${endpoint.id}/enable`)).headers.location).to.equal(`/manage/apis/webhooks/${endpoint.id}?notice=webhook-enabled`);
+
+        expect((await client.get(`/manage/apis/webhooks/${endpoint.id}/delete`)).payload).to.contain('Delete this webhook endpoint?');
+        expect((await client.post(`/manage/apis/webhooks/${endpoint.id}/delete`)).headers.location).to.equal('/manage/apis?notice=webhook-deleted');
+        expect(await server.plugins.webhooks.listEndpoints(family.familyLongId)).to.have.length(0);
+
+        const actions = (await server.app.services.models.AuditEvent.findAll({ where: { family_long_id: family.familyLongId }, order: [['id', 'ASC']] })).map((event) => event.action);
+        expect(actions).to.include(['webhook.create', 'webhook.rotate_secret', 'webhook.disable', 'webhook.enable', 'webhook.delete']);
+    });
+
+    it('never shows or changes another family\'s endpoint', async () => {
+
+        const { endpoint } = await managerWithEndpoint();
+        const stranger = await familyWithKey(server);
+        const client = await signedIn(server, { role: 'manager', familyLongId: stranger.familyLongId });
+        const before = receiver.received.length;
+
+        expect((await client.get(`/manage/apis/webhooks/${endpoint.id}`)).statusCode).to.equal(404);
+        expect((await client.post(`/manage/apis/webhooks/${endpoint.id}/test`)).statusCode).to.equal(404);
+        expect((await client.post(`/manage/apis/webhooks/${endpoint.id}/rotate`)).statusCode).to.equal(404);
+        expect((await client.post(`/manage/apis/webhooks/${endpoint.id}/delete`)).statusCode).to.equal(404);
+        expect(receiver.received.length).to.equal(before);
+        expect((await server.app.services.models.WebhookEndpoint.findByPk(endpoint.id))!.active).to.be.true();
+    });
+
+    it('lets a super-admin send a test event to any endpoint and see the result', async () => {
+
+        const { family, endpoint } = await managerWithEndpoint();
+        const admin = await signedIn(server, { role: 'super-admin' });
+        const page = await admin.get(`/admin/apis/families/${family.familyLongId}`);
+        expect(page.payload).to.contain(`/admin/apis/families/${family.familyLongId}/webhooks/${endpoint.id}/test`);
+
+        const before = receiver.received.length;
+        const tested = await admin.post(`/admin/apis/families/${family.familyLongId}/webhooks/${endpoint.id}/test`);
+        expect(tested.statusCode).to.equal(200);
+        expect(tested.payload).to.match(/Test event to <code>[^<]+<\/code>: delivered · HTTP 204/);
+        expect(receiver.received.length).to.equal(before + 1);
+
+        const wrongFamily = await familyWithKey(server);
+        expect((await admin.post(`/admin/apis/families/${wrongFamily.familyLongId}/webhooks/${endpoint.id}/test`)).statusCode).to.equal(404);
+    });
+});
