@@ -82,8 +82,9 @@ const MARKER_FRESHNESS_MS = 5;
  * CLI) is seen too. Replacing the file gives it a new inode. Requests look at it
  * at most every MARKER_FRESHNESS_MS (this process's own bumps count at once), so
  * no query and almost no system call per request. Subscribers hear this process's bumps at
- * once and other processes' within MARKER_POLL_MS (fs.watchFile polls with stat,
- * which also sees the file replaced, where fs.watch would lose track of it).
+ * once and other processes' within MARKER_POLL_MS: while anyone listens, the epoch is
+ * compared with the last one announced (fs.watch would lose track of a replaced file,
+ * and fs.watchFile misses a change made before its first stat).
  */
 export class LocalAuthEpoch implements AuthEpoch {
     private counter = 0;
@@ -91,6 +92,7 @@ export class LocalAuthEpoch implements AuthEpoch {
     private markerSeenAt = -Infinity;
     private readonly moves = new EventEmitter();
     private lastAnnounced = '';
+    private poll?: NodeJS.Timeout;
 
     constructor(private readonly markerFile: string) {
 
@@ -117,7 +119,8 @@ export class LocalAuthEpoch implements AuthEpoch {
 
         if (this.moves.listenerCount(MOVED) === 0) {
             this.lastAnnounced = this.epoch();
-            Fs.watchFile(this.markerFile, { interval: MARKER_POLL_MS, persistent: false }, this.announceIfMoved);
+            this.poll = setInterval(this.announceIfMoved, MARKER_POLL_MS);
+            this.poll.unref();
         }
 
         this.moves.on(MOVED, listener);
@@ -125,7 +128,7 @@ export class LocalAuthEpoch implements AuthEpoch {
 
             this.moves.off(MOVED, listener);
             if (this.moves.listenerCount(MOVED) === 0) {
-                Fs.unwatchFile(this.markerFile, this.announceIfMoved);
+                clearInterval(this.poll);
             }
         });
     }
@@ -133,7 +136,7 @@ export class LocalAuthEpoch implements AuthEpoch {
     close(): Promise<void> {
 
         this.moves.removeAllListeners(MOVED);
-        Fs.unwatchFile(this.markerFile, this.announceIfMoved);
+        clearInterval(this.poll);
         return Promise.resolve();
     }
 
@@ -149,7 +152,7 @@ export class LocalAuthEpoch implements AuthEpoch {
         return `${this.counter}:${this.marker}`;
     }
 
-    // This process's own bump is seen twice (directly, then by the file poll): announced once.
+    // This process's own bump is seen twice (directly, then by the poll): announced once.
     private readonly announceIfMoved = (): void => {
 
         const epoch = this.epoch();

@@ -1,14 +1,26 @@
+import Fs from 'fs';
+import Path from 'path';
+
 import type { Server } from '@hapi/hapi';
 import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import { EventSource } from 'eventsource';
 
-import { familyWithKey, testRedisUrl, testVariant, type FamilyFixture } from '../../helpers/server';
+import { copyPolicies, familyWithKey, testRedisUrl, testVariant, type FamilyFixture } from '../../helpers/server';
 import { anotherKey, expectSuccess, injectWithKey, newPerson } from '../../gateway/requests';
 import { listeningServer, RawStream, until } from './client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
+
+/** The shipped policies with day-long rate-limit windows: counting requests never straddles a window's end. */
+function dayLongRateWindows(): string {
+
+    const directory = copyPolicies();
+    const file = Path.join(directory, 'rate-limits.yaml');
+    Fs.writeFileSync(file, Fs.readFileSync(file, 'utf8').replace(/window_seconds: 60\b/g, 'window_seconds: 86400'));
+    return directory;
+}
 
 describe(`GET /api/v1/events/stream: live events (${testVariant}${testRedisUrl ? ' + redis' : ''})`, () => {
 
@@ -16,7 +28,7 @@ describe(`GET /api/v1/events/stream: live events (${testVariant}${testRedisUrl ?
 
     before(async () => {
 
-        server = await listeningServer();
+        server = await listeningServer({ policiesDir: dayLongRateWindows() });
     });
 
     after(() => server.stop());
