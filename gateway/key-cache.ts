@@ -7,7 +7,7 @@ interface Entry {
 }
 
 /**
- * Verified keys by hash, so a known key costs no database round-trip. An entry
+ * Verified keys, so a known key costs no database round-trip. An entry
  * is only good under the auth epoch it was loaded in; the age limit is a safety net.
  * Least recently used entries go first when full.
  */
@@ -16,26 +16,26 @@ export class KeyCache {
 
     constructor(private readonly maxEntries = 10_000, private readonly maxAgeMilliseconds = 10 * 60_000) {}
 
-    get(hash: string, epoch: string): ApiKeyCredentials | undefined {
+    get(token: string, epoch: string): ApiKeyCredentials | undefined {
 
-        const entry = this.entries.get(hash);
+        const entry = this.entries.get(token);
         if (!entry) {
             return undefined;
         }
 
-        this.entries.delete(hash);
+        this.entries.delete(token);
         if (entry.epoch !== epoch || entry.expiresAt < Date.now()) {
             return undefined;
         }
 
-        this.entries.set(hash, entry);          // most recently used last
+        this.entries.set(token, entry);          // most recently used last
         return entry.credentials;
     }
 
-    set(hash: string, epoch: string, credentials: ApiKeyCredentials): void {
+    set(token: string, epoch: string, credentials: ApiKeyCredentials): void {
 
-        this.entries.delete(hash);
-        this.entries.set(hash, { credentials, epoch, expiresAt: Date.now() + this.maxAgeMilliseconds });
+        this.entries.delete(token);
+        this.entries.set(token, { credentials, epoch, expiresAt: Date.now() + this.maxAgeMilliseconds });
         if (this.entries.size > this.maxEntries) {
             this.entries.delete(this.entries.keys().next().value!);
         }

@@ -7,14 +7,14 @@ import type { Models } from '../models';
  * memory and written in one statement per flush (every few seconds and at stop).
  */
 export class LastUsedTracker {
-    private pending = new Map<string, Date>();
+    private pending = new Map<string, number>();
     private timer?: NodeJS.Timeout;
 
     constructor(private readonly models: Models, private readonly flushMilliseconds = 5000) {}
 
     touch(keyId: string): void {
 
-        this.pending.set(keyId, new Date());
+        this.pending.set(keyId, Date.now());
     }
 
     start(): void {
@@ -37,7 +37,7 @@ export class LastUsedTracker {
 
         const batch = this.pending;
         this.pending = new Map();
-        const latest = new Date(Math.max(...[...batch.values()].map((date) => date.getTime())));
+        const latest = new Date([...batch.values()].reduce((newest, usedAt) => Math.max(newest, usedAt), 0));
         // Within one flush interval the exact moment of use does not matter: one statement for all.
         await this.models.ApiKey.update({ last_used_at: latest }, { where: { id: { [Op.in]: [...batch.keys()] } }, silent: true });
     }

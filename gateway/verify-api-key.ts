@@ -73,20 +73,21 @@ export function apiKeyScheme(server: Server, options: ApiKeySchemeOptions): Serv
                 throw invalidKey('Missing API key: send Authorization: Bearer <API key>.');
             }
 
-            if (!isWellFormedApiKey(token)) {
-                throw invalidKey('Malformed API key.');
-            }
-
-            const hash = hashApiKey(token, options.pepper);
+            // Keyed by the key itself, as Kong's key-auth caches it: a known key then costs a map
+            // lookup, not a keyed hash per request. The cache lives only in this process's memory.
             const epoch = await options.authEpoch.current();        // read before loading: a change during the load forces a reload next time
-            let credentials = cache.get(hash, epoch);
+            let credentials = cache.get(token, epoch);
             if (!credentials) {
-                credentials = await loadCredentials(options.models, hash);
+                if (!isWellFormedApiKey(token)) {
+                    throw invalidKey('Malformed API key.');
+                }
+
+                credentials = await loadCredentials(options.models, hashApiKey(token, options.pepper));
                 if (!credentials) {
                     throw invalidKey('Unknown or revoked API key.');
                 }
 
-                cache.set(hash, epoch, credentials);
+                cache.set(token, epoch, credentials);
             }
 
             options.lastUsed.touch(credentials.key.id);
