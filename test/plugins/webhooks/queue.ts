@@ -7,6 +7,7 @@ import type { Server } from '@hapi/hapi';
 import { QueryTypes } from 'sequelize';
 
 import { projectRoot } from '../../../lib/config';
+import { recordId } from '../../../lib/ids';
 import { cliEnvironmentOf } from '../../cli/run';
 import { testVariant } from '../../helpers/server';
 import { answer, TestReceiver, type ReceivedRequest } from './helpers/receiver';
@@ -175,7 +176,7 @@ describe('the delivery queue', () => {
             // Past both retentions (30 days of log, 7 days of events as shipped): backdated.
             await sequelize.query('UPDATE webhook_deliveries SET created_at = :at WHERE id = :id', { replacements: { at: days(31), id: delivery.id } });
             await sequelize.query('UPDATE change_events SET occurred_at = :at WHERE id = :id', { replacements: { at: days(8), id: delivery.event_id } });
-            const kept = await models.WebhookDelivery.create({ id: 'whd_kept0000000000000000', endpoint_id: family.endpointId, family_long_id: family.familyLongId, event_id: null, event_type: 'ping', payload: '{}', status: 'delivered' });
+            const kept = await models.WebhookDelivery.create({ id: recordId('whd'), endpoint_id: family.endpointId, family_long_id: family.familyLongId, event_id: null, event_type: 'ping', payload: '{}', status: 'delivered' });
 
             await eventually(async () => await models.WebhookDelivery.count({ where: { id: delivery.id } }) === 0);
             expect(await models.WebhookAttempt.count({ where: { delivery_id: delivery.id } })).to.equal(0);
