@@ -72,24 +72,20 @@ export class RedisAuthEpoch implements AuthEpoch {
 
 // How often a subscribed LocalAuthEpoch looks at the marker file: well within the second a revocation may take.
 const MARKER_POLL_MS = 250;
-// How long a look at the marker file stays good for requests: under load a stat per request costs more
-// than the whole policy chain, and another process's change (the CLI) is still seen within milliseconds.
-const MARKER_FRESHNESS_MS = 5;
 
 /**
  * One machine, no Redis (the embedded default): an in-process counter, plus a
  * marker file so a change made by another process on this machine (the operator
- * CLI) is seen too. Replacing the file gives it a new inode. Requests look at it
- * at most every MARKER_FRESHNESS_MS (this process's own bumps count at once), so
- * no query and almost no system call per request. Subscribers hear this process's bumps at
+ * CLI) is seen too. Replacing the file gives it a new inode. Every request looks
+ * at it (a stat: no query, and the CLI's change counts on the very next request;
+ * remembering it even for milliseconds let a request through after a revocation).
+ * Subscribers hear this process's bumps at
  * once and other processes' within MARKER_POLL_MS: while anyone listens, the epoch is
  * compared with the last one announced (fs.watch would lose track of a replaced file,
  * and fs.watchFile misses a change made before its first stat).
  */
 export class LocalAuthEpoch implements AuthEpoch {
     private counter = 0;
-    private marker = '';
-    private markerSeenAt = -Infinity;
     private readonly moves = new EventEmitter();
     private lastAnnounced = '';
     private poll?: NodeJS.Timeout;
@@ -110,7 +106,6 @@ export class LocalAuthEpoch implements AuthEpoch {
         const temporary = `${this.markerFile}.${process.pid}.tmp`;
         Fs.writeFileSync(temporary, `${Date.now()}\n`);
         Fs.renameSync(temporary, this.markerFile);
-        this.markerSeenAt = -Infinity;
         this.announceIfMoved();
         return Promise.resolve();
     }
@@ -142,14 +137,8 @@ export class LocalAuthEpoch implements AuthEpoch {
 
     private epoch(): string {
 
-        const now = performance.now();
-        if (now - this.markerSeenAt > MARKER_FRESHNESS_MS) {
-            const stat = Fs.statSync(this.markerFile, { throwIfNoEntry: false });
-            this.marker = `${stat?.ino ?? 0}:${stat?.mtimeMs ?? 0}`;
-            this.markerSeenAt = now;
-        }
-
-        return `${this.counter}:${this.marker}`;
+        const stat = Fs.statSync(this.markerFile, { throwIfNoEntry: false });
+        return `${this.counter}:${stat?.ino ?? 0}:${stat?.mtimeMs ?? 0}`;
     }
 
     // This process's own bump is seen twice (directly, then by the poll): announced once.
