@@ -15,10 +15,10 @@ import { once } from 'events';
 import Path from 'path';
 
 import type { Server } from '@hapi/hapi';
-import { createClient } from 'redis';
 
 import { createApiKey } from '../lib/accounts/api-keys';
 import type { ChangeBatch } from '../lib/change-bus';
+import { redisAnswers } from '../test/helpers/scratch-services';
 import { allOperations, allResources, familyWithKey } from '../test/helpers/server';
 import { collectGarbage } from './lib/memory';
 import { scratchPostgres } from './lib/postgres';
@@ -63,20 +63,6 @@ function memory(): Memory {
     collectGarbage();
     const { rss, heapUsed } = process.memoryUsage();
     return { rss, heapUsed };
-}
-
-async function redisAnswers(): Promise<boolean> {
-
-    const client = createClient({ url: redisUrl, socket: { connectTimeout: 1000, reconnectStrategy: false } });
-    client.on('error', () => undefined);
-    try {
-        await client.connect();
-        await client.quit();
-        return true;
-    }
-    catch {
-        return false;
-    }
 }
 
 /** The keys of one family the streams use, each opened as often as the stream policy allows. */
@@ -184,7 +170,7 @@ async function sseFanout(): Promise<void> {
     const results: Result[] = [await fanOut('sqlite, in-process bus', {})];
     const postgres = await scratchPostgres();
     try {
-        if (postgres && await redisAnswers()) {
+        if (postgres && await redisAnswers(redisUrl)) {
             results.push(await fanOut('postgresql, redis bus', { DATABASE_URL: postgres.url, REDIS_URL: redisUrl, REDIS_PREFIX: `fr-bench-${Crypto.randomBytes(4).toString('hex')}:` }));
         }
         else {

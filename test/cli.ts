@@ -2,8 +2,8 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { familyWithKey, testServer } from './helpers/server';
-import { cliEnvironment, cliEnvironmentOf, runCli, runCliJson } from './cli/run';
+import { familyWithKey } from './helpers/server';
+import { cliEnvironment, runCli, runCliJson, testServerWithCliEnvironment } from './cli/run';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -15,8 +15,7 @@ describe('family-records CLI', () => {
 
     before(async () => {
 
-        server = await testServer();
-        env = cliEnvironmentOf(server);
+        ({ server, env } = await testServerWithCliEnvironment());
     });
 
     after(() => server.stop());

@@ -8,8 +8,7 @@ import ChildProcess from 'child_process';
 import Crypto from 'crypto';
 import Path from 'path';
 
-import { Client } from 'pg';
-import { createClient } from 'redis';
+import { redisAnswers, scratchDatabase } from './helpers/scratch-services';
 
 const projectRoot = Path.resolve(__dirname, '../..');
 const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -46,64 +45,25 @@ function runLab(variant: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
     });
 }
 
-async function postgresAnswers(): Promise<boolean> {
-
-    const client = new Client({ connectionString: postgresAdminUrl, connectionTimeoutMillis: 2000 });
-    try {
-        await client.connect();
-        await client.end();
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
-async function redisAnswers(): Promise<boolean> {
-
-    const client = createClient({ url: redisUrl, socket: { connectTimeout: 1000, reconnectStrategy: false } });
-    client.on('error', () => undefined);
-    try {
-        await client.connect();
-        await client.quit();
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
-async function withScratchDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
-
-    const name = `fr_test_${Date.now()}_${Crypto.randomBytes(3).toString('hex')}`;
-    const admin = new Client({ connectionString: postgresAdminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    try {
-        const url = new URL(postgresAdminUrl);
-        url.pathname = `/${name}`;
-        return await work(url.toString());
-    }
-    finally {
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await admin.end();
-    }
-}
-
 async function main(): Promise<void> {
 
     const outcomes: Outcome[] = [await runLab('sqlite (embedded default)', { TEST_VARIANT: 'sqlite', TEST_REDIS_URL: '' })];
 
-    const [postgres, redis] = await Promise.all([postgresAnswers(), redisAnswers()]);
-    if (postgres || redis) {
-        const redisEnv = redis ? { TEST_REDIS_URL: redisUrl, TEST_REDIS_PREFIX: `fr-test-${Crypto.randomBytes(4).toString('hex')}:` } : { TEST_REDIS_URL: '' };
-        const variant = [postgres && 'postgresql', redis && 'redis'].filter(Boolean).join(' + ');
-        outcomes.push(postgres ?
-            await withScratchDatabase((url) => runLab(variant, { TEST_VARIANT: 'postgres', TEST_DATABASE_URL: url, ...redisEnv })) :
-            await runLab(variant, { TEST_VARIANT: 'sqlite', ...redisEnv }));
+    const [database, redis] = await Promise.all([scratchDatabase(postgresAdminUrl, 'fr_test'), redisAnswers(redisUrl)]);
+    try {
+        if (database || redis) {
+            const redisEnv = redis ? { TEST_REDIS_URL: redisUrl, TEST_REDIS_PREFIX: `fr-test-${Crypto.randomBytes(4).toString('hex')}:` } : { TEST_REDIS_URL: '' };
+            const variant = [database && 'postgresql', redis && 'redis'].filter(Boolean).join(' + ');
+            outcomes.push(database ?
+                await runLab(variant, { TEST_VARIANT: 'postgres', TEST_DATABASE_URL: database.url, ...redisEnv }) :
+                await runLab(variant, { TEST_VARIANT: 'sqlite', ...redisEnv }));
+        }
+        else {
+            process.stdout.write('\nPostgreSQL and Redis do not answer on 127.0.0.1: ran the SQLite variant only.\n');
+        }
     }
-    else {
-        process.stdout.write('\nPostgreSQL and Redis do not answer on 127.0.0.1: ran the SQLite variant only.\n');
+    finally {
+        await database?.drop();
     }
 
     const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);

@@ -4,6 +4,7 @@ import Path from 'path';
 import type { Server } from '@hapi/hapi';
 
 import { projectRoot } from '../../lib/config';
+import { testServer } from '../helpers/server';
 
 /** The compiled CLI, as `npm start` and operators run it. */
 export const cliScript = Path.join(projectRoot, 'dist', 'bin', 'family-records.js');
@@ -46,6 +47,13 @@ export function cliEnvironmentOf(server: Server, settings: Record<string, string
         POLICIES_DIR: config.policiesDir,
         ...settings
     });
+}
+
+/** A test server and the CLI settings that point at it, for a suite whose tests share both. */
+export async function testServerWithCliEnvironment(): Promise<{ server: Server; env: NodeJS.ProcessEnv }> {
+
+    const server = await testServer();
+    return { server, env: cliEnvironmentOf(server) };
 }
 
 /** Runs the real CLI in a child process and collects what it printed. */

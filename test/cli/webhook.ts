@@ -2,8 +2,8 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { familyWithKey, testServer } from '../helpers/server';
-import { cliEnvironmentOf, runCli, runCliJson } from './run';
+import { familyWithKey } from '../helpers/server';
+import { runCli, runCliJson, testServerWithCliEnvironment } from './run';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -19,8 +19,7 @@ describe('family-records webhook create', () => {
 
     before(async () => {
 
-        server = await testServer();
-        env = cliEnvironmentOf(server);
+        ({ server, env } = await testServerWithCliEnvironment());
     });
 
     after(() => server.stop());

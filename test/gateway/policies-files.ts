@@ -5,28 +5,12 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
 import { projectRoot } from '../../lib/config';
-import { PolicyError } from '../../gateway/policies/data-file';
 import { loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
 import { copyPolicies } from '../helpers/server';
+import { editedPolicies, loadError, policiesWithout } from '../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
-
-/** A copy of the shipped policies with part of one file rewritten; fails when `from` is not there. */
-function editedPolicies(file: string, from: string, to: string): string {
-
-    const dir = copyPolicies();
-    const path = Path.join(dir, file);
-    const text = Fs.readFileSync(path, 'utf8');
-    expect(text).to.include(from);
-    Fs.writeFileSync(path, text.replace(from, to));
-    return dir;
-}
-
-function loadError(dir: string): string {
-
-    return expect(() => loadPolicies(dir)).to.throw(PolicyError).message;
-}
 
 describe('loadPolicies(): files.yaml', () => {
 
@@ -105,8 +89,7 @@ describe('loadPolicies(): files.yaml', () => {
 
     it('refuses a missing files.yaml', () => {
 
-        const dir = copyPolicies();
-        Fs.rmSync(Path.join(dir, 'files.yaml'));
+        const dir = policiesWithout('files.yaml');
         expect(loadError(dir)).to.equal(`${Path.join(dir, 'files.yaml')}: file not found`);
     });
 });

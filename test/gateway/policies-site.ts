@@ -1,31 +1,14 @@
-import Fs from 'fs';
 import Path from 'path';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { PolicyError } from '../../gateway/policies/data-file';
 import { loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
 import { projectRoot } from '../../lib/config';
-import { copyPolicies } from '../helpers/server';
+import { editedPolicies, loadError } from '../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
-
-function editedSitePolicy(from: string, to: string): string {
-
-    const dir = copyPolicies();
-    const path = Path.join(dir, 'site.yaml');
-    const text = Fs.readFileSync(path, 'utf8');
-    expect(text).to.include(from);
-    Fs.writeFileSync(path, text.replace(from, to));
-    return dir;
-}
-
-function loadError(dir: string): string {
-
-    return expect(() => loadPolicies(dir)).to.throw(PolicyError).message;
-}
 
 describe('loadPolicies(): site.yaml', () => {
 
@@ -41,19 +24,19 @@ describe('loadPolicies(): site.yaml', () => {
 
     it('refuses a throttle that admits nobody', () => {
 
-        const dir = editedSitePolicy('limit: 10', 'limit: 0');
+        const dir = editedPolicies('site.yaml', 'limit: 10', 'limit: 0');
         expect(loadError(dir)).to.equal(`${Path.join(dir, 'site.yaml')}: sign_in_throttle.per_account.limit: must be greater than or equal to 1`);
     });
 
     it('refuses sessions longer than 30 days', () => {
 
-        const dir = editedSitePolicy('lifetime_hours: 12', 'lifetime_hours: 10000');
+        const dir = editedPolicies('site.yaml', 'lifetime_hours: 12', 'lifetime_hours: 10000');
         expect(loadError(dir)).to.equal(`${Path.join(dir, 'site.yaml')}: sessions.lifetime_hours: must be less than or equal to 720`);
     });
 
     it('refuses a setting it does not know, so a typo is never silently ignored', () => {
 
-        const dir = editedSitePolicy('  two_factor_minutes: 5', '  two_factor_minutes: 5\n  idle_minutes: 30');
+        const dir = editedPolicies('site.yaml', '  two_factor_minutes: 5', '  two_factor_minutes: 5\n  idle_minutes: 30');
         expect(loadError(dir)).to.equal(`${Path.join(dir, 'site.yaml')}: sessions.idle_minutes: is not allowed`);
     });
 });

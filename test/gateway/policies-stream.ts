@@ -1,32 +1,14 @@
-import Fs from 'fs';
 import Path from 'path';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
 import { projectRoot } from '../../lib/config';
-import { PolicyError } from '../../gateway/policies/data-file';
 import { loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
-import { copyPolicies } from '../helpers/server';
+import { editedPolicies, loadError, policiesWithout } from '../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
-
-/** A copy of the shipped policies with part of stream.yaml rewritten; fails when `from` is not there. */
-function editedStreamPolicy(from: string, to: string): string {
-
-    const dir = copyPolicies();
-    const path = Path.join(dir, 'stream.yaml');
-    const text = Fs.readFileSync(path, 'utf8');
-    expect(text).to.include(from);
-    Fs.writeFileSync(path, text.replace(from, to));
-    return dir;
-}
-
-function loadError(dir: string): string {
-
-    return expect(() => loadPolicies(dir)).to.throw(PolicyError).message;
-}
 
 describe('loadPolicies(): stream.yaml', () => {
 
@@ -44,32 +26,31 @@ describe('loadPolicies(): stream.yaml', () => {
 
     it('accepts a fractional heartbeat (tests use short ones)', () => {
 
-        expect(loadPolicies(editedStreamPolicy('heartbeat_seconds: 15', 'heartbeat_seconds: 0.05')).stream.heartbeat_seconds).to.equal(0.05);
+        expect(loadPolicies(editedPolicies('stream.yaml', 'heartbeat_seconds: 15', 'heartbeat_seconds: 0.05')).stream.heartbeat_seconds).to.equal(0.05);
     });
 
     it('refuses a heartbeat too slow for proxies that drop a connection idle for a minute', () => {
 
-        const dir = editedStreamPolicy('heartbeat_seconds: 15', 'heartbeat_seconds: 60');
+        const dir = editedPolicies('stream.yaml', 'heartbeat_seconds: 15', 'heartbeat_seconds: 60');
         expect(loadError(dir)).to.equal(`${Path.join(dir, 'stream.yaml')}: heartbeat_seconds: must be less than or equal to 55`);
     });
 
     it('refuses a retention shorter than a day, fractional counts and a cap of no streams', () => {
 
-        expect(loadError(editedStreamPolicy('retention_days: 7', 'retention_days: 0'))).to.contain('retention_days: must be greater than or equal to 1');
-        expect(loadError(editedStreamPolicy('max_buffered_events: 1000', 'max_buffered_events: 10.5'))).to.contain('max_buffered_events: must be an integer');
-        expect(loadError(editedStreamPolicy('max_streams_per_key: 10', 'max_streams_per_key: 0'))).to.contain('max_streams_per_key: must be greater than or equal to 1');
+        expect(loadError(editedPolicies('stream.yaml', 'retention_days: 7', 'retention_days: 0'))).to.contain('retention_days: must be greater than or equal to 1');
+        expect(loadError(editedPolicies('stream.yaml', 'max_buffered_events: 1000', 'max_buffered_events: 10.5'))).to.contain('max_buffered_events: must be an integer');
+        expect(loadError(editedPolicies('stream.yaml', 'max_streams_per_key: 10', 'max_streams_per_key: 0'))).to.contain('max_streams_per_key: must be greater than or equal to 1');
     });
 
     it('refuses a missing setting and an unknown one', () => {
 
-        expect(loadError(editedStreamPolicy('retry_ms: 3000\n', ''))).to.contain('retry_ms: is required');
-        expect(loadError(editedStreamPolicy('retry_ms: 3000\n', 'retry_ms: 3000\nreplay_days: 3\n'))).to.contain('replay_days: is not allowed');
+        expect(loadError(editedPolicies('stream.yaml', 'retry_ms: 3000\n', ''))).to.contain('retry_ms: is required');
+        expect(loadError(editedPolicies('stream.yaml', 'retry_ms: 3000\n', 'retry_ms: 3000\nreplay_days: 3\n'))).to.contain('replay_days: is not allowed');
     });
 
     it('refuses a missing stream.yaml', () => {
 
-        const dir = copyPolicies();
-        Fs.rmSync(Path.join(dir, 'stream.yaml'));
+        const dir = policiesWithout('stream.yaml');
         expect(loadError(dir)).to.equal(`${Path.join(dir, 'stream.yaml')}: file not found`);
     });
 });

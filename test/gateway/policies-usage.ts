@@ -1,32 +1,14 @@
-import Fs from 'fs';
 import Path from 'path';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { PolicyError } from '../../gateway/policies/data-file';
 import { loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
 import { projectRoot } from '../../lib/config';
-import { copyPolicies } from '../helpers/server';
+import { editedPolicies, loadError, policiesWithout } from '../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
-
-/** A copy of the shipped policies with part of one file rewritten; fails when `from` is not there. */
-function editedPolicies(file: string, from: string, to: string): string {
-
-    const dir = copyPolicies();
-    const path = Path.join(dir, file);
-    const text = Fs.readFileSync(path, 'utf8');
-    expect(text).to.include(from);
-    Fs.writeFileSync(path, text.replace(from, to));
-    return dir;
-}
-
-function loadError(dir: string): string {
-
-    return expect(() => loadPolicies(dir)).to.throw(PolicyError).message;
-}
 
 describe('loadPolicies(): usage.yaml', () => {
 
@@ -57,8 +39,7 @@ describe('loadPolicies(): usage.yaml', () => {
 
     it('refuses a missing usage.yaml', () => {
 
-        const dir = copyPolicies();
-        Fs.rmSync(Path.join(dir, 'usage.yaml'));
+        const dir = policiesWithout('usage.yaml');
         expect(loadError(dir)).to.equal(`${Path.join(dir, 'usage.yaml')}: file not found`);
     });
 });

@@ -1,34 +1,14 @@
-import Fs from 'fs';
 import Path from 'path';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { PolicyError } from '../../gateway/policies/data-file';
 import { loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
 import { projectRoot } from '../../lib/config';
-import { copyPolicies } from '../helpers/server';
+import { editedPolicies, loadErrorIn } from '../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
-
-/** A copy of the shipped policies with part of one file rewritten; fails when `from` is not there. */
-function editedPolicies(file: string, from: string, to: string): string {
-
-    const dir = copyPolicies();
-    const path = Path.join(dir, file);
-    const text = Fs.readFileSync(path, 'utf8');
-    expect(text).to.include(from);
-    Fs.writeFileSync(path, text.replace(from, to));
-    return dir;
-}
-
-function loadError(dir: string, file = 'webhooks.yaml'): string {
-
-    const message = expect(() => loadPolicies(dir)).to.throw(PolicyError).message;
-    expect(message).to.startWith(`${Path.join(dir, file)}: `);
-    return message.slice(`${Path.join(dir, file)}: `.length);
-}
 
 describe('loadPolicies(): webhooks.yaml', () => {
 
@@ -67,36 +47,36 @@ describe('loadPolicies(): webhooks.yaml', () => {
     it('refuses a range name ipaddr.js does not know', () => {
 
         const dir = editedPolicies('webhooks.yaml', 'allowed_ranges: [unicast]', 'allowed_ranges: [unicast, public]');
-        expect(loadError(dir)).to.startWith('destinations.allowed_ranges[1]: "public" is not a range name of ipaddr.js (unicast, unspecified, broadcast, multicast, linkLocal, loopback, carrierGradeNat, private, reserved');
+        expect(loadErrorIn(dir, 'webhooks.yaml')).to.startWith('destinations.allowed_ranges[1]: "public" is not a range name of ipaddr.js (unicast, unspecified, broadcast, multicast, linkLocal, loopback, carrierGradeNat, private, reserved');
     });
 
     it('refuses a blocked range that is not a CIDR', () => {
 
         const dir = editedPolicies('webhooks.yaml', '- "::/3"', '- "10.0.0.0/33"');
-        expect(loadError(dir)).to.equal('destinations.blocked_cidrs[0]: "10.0.0.0/33" is not an address range such as 10.0.0.0/8 or fc00::/7');
+        expect(loadErrorIn(dir, 'webhooks.yaml')).to.equal('destinations.blocked_cidrs[0]: "10.0.0.0/33" is not an address range such as 10.0.0.0/8 or fc00::/7');
     });
 
     it('refuses any scheme but https', () => {
 
         const dir = editedPolicies('webhooks.yaml', 'schemes: [https]', 'schemes: [https, http]');
-        expect(loadError(dir)).to.equal('destinations.schemes[1]: webhooks are delivered over https only');
+        expect(loadErrorIn(dir, 'webhooks.yaml')).to.equal('destinations.schemes[1]: webhooks are delivered over https only');
     });
 
     it('refuses a lease no longer than one attempt may take', () => {
 
         const dir = editedPolicies('webhooks.yaml', 'lease_seconds: 60', 'lease_seconds: 20');
-        expect(loadError(dir)).to.equal('delivery.lease_seconds: must be longer than connect_timeout_ms and response_timeout_ms together (20 s)');
+        expect(loadErrorIn(dir, 'webhooks.yaml')).to.equal('delivery.lease_seconds: must be longer than connect_timeout_ms and response_timeout_ms together (20 s)');
     });
 
     it('refuses a schedule that is not a cron expression', () => {
 
         const dir = editedPolicies('webhooks.yaml', 'sweep: "* * * * * *"', 'sweep: "every second"');
-        expect(loadError(dir)).to.equal('schedules.sweep: "every second" is not a cron expression (e.g. "17 3 * * *": daily at 03:17)');
+        expect(loadErrorIn(dir, 'webhooks.yaml')).to.equal('schedules.sweep: "every second" is not a cron expression (e.g. "17 3 * * *": daily at 03:17)');
     });
 
     it('refuses a negative number of webhook endpoints', () => {
 
         const dir = editedPolicies('plans.yaml', 'webhook_endpoints: 5', 'webhook_endpoints: -1');
-        expect(loadError(dir, 'plans.yaml')).to.equal('plans[1].webhook_endpoints: must be greater than or equal to 0');
+        expect(loadErrorIn(dir, 'plans.yaml')).to.equal('plans[1].webhook_endpoints: must be greater than or equal to 0');
     });
 });

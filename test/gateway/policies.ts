@@ -10,6 +10,7 @@ import { projectRoot } from '../../lib/config';
 import { PolicyError } from '../../gateway/policies/data-file';
 import { loadGatewayConfig, loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
 import { PolicyStore } from '../../gateway/policies/policy-store';
+import { editPolicyFile, policyLoadError } from '../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it, after, afterEach } = lab;
@@ -35,20 +36,6 @@ function copyOfShipped(files: readonly string[] = POLICY_FILE_NAMES, from = Path
     }
 
     return dir;
-}
-
-/** Rewrites part of a file; fails when `from` is not there, so a test never passes on an edit that did nothing. */
-function edit(dir: string, file: string, from: string, to: string): void {
-
-    const path = Path.join(dir, file);
-    const text = Fs.readFileSync(path, 'utf8');
-    expect(text).to.include(from);
-    Fs.writeFileSync(path, text.replace(from, to));
-}
-
-function loadError(dir: string): PolicyError {
-
-    return expect(() => loadPolicies(dir)).to.throw(PolicyError);
 }
 
 /** Resolves with the event's arguments; rejects after `timeoutMs` so a missing event fails the test clearly. */
@@ -104,19 +91,19 @@ describe('loadPolicies()', () => {
     it('names the file, line and column of a YAML syntax error', () => {
 
         const dir = copyOfShipped();
-        edit(dir, 'plans.yaml', 'label: Family', 'label: Family: Plus');
+        editPolicyFile(dir, 'plans.yaml', 'label: Family', 'label: Family: Plus');
 
-        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: line 16, column 12: Nested mappings are not allowed in compact mappings`);
+        expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: line 16, column 12: Nested mappings are not allowed in compact mappings`);
     });
 
     it('names the file relative to the working directory when it lies inside it', () => {
 
         const dir = copyOfShipped();
-        edit(dir, 'plans.yaml', 'label: Family', 'label: Family: Plus');
+        editPolicyFile(dir, 'plans.yaml', 'label: Family', 'label: Family: Plus');
         const cwd = process.cwd();
         process.chdir(Path.dirname(dir));
         try {
-            expect(loadError(dir).message).to.startWith(`${Path.join(Path.basename(dir), 'plans.yaml')}: line 16`);
+            expect(policyLoadError(dir).message).to.startWith(`${Path.join(Path.basename(dir), 'plans.yaml')}: line 16`);
         }
         finally {
             process.chdir(cwd);
@@ -126,17 +113,17 @@ describe('loadPolicies()', () => {
     it('rejects a value of the wrong type', () => {
 
         const dir = copyOfShipped();
-        edit(dir, 'plans.yaml', 'api_access: false', 'api_access: sometimes');
+        editPolicyFile(dir, 'plans.yaml', 'api_access: false', 'api_access: sometimes');
 
-        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: plans[0].api_access: must be a boolean`);
+        expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: plans[0].api_access: must be a boolean`);
     });
 
     it('rejects an unknown key, so a typo is not ignored', () => {
 
         const dir = copyOfShipped();
-        edit(dir, 'plans.yaml', 'label: Max', 'lable: Max');
+        editPolicyFile(dir, 'plans.yaml', 'label: Max', 'lable: Max');
 
-        const error = loadError(dir);
+        const error = policyLoadError(dir);
         expect(error.message).to.include(`${Path.join(dir, 'plans.yaml')}: plans[2].lable: is not allowed`);
         expect(error.message).to.include(`${Path.join(dir, 'plans.yaml')}: plans[2].label: is required`);
         expect(error.problems).to.have.length(2);
@@ -147,71 +134,71 @@ describe('loadPolicies()', () => {
         const dir = copyOfShipped();
         Fs.rmSync(Path.join(dir, 'scopes.yaml'));
 
-        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'scopes.yaml')}: file not found`);
+        expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'scopes.yaml')}: file not found`);
     });
 
     it('rejects a plan whose rate limit is not a preset', () => {
 
         const dir = copyOfShipped();
-        edit(dir, 'plans.yaml', 'label: Family\n    api_access: true\n    rate_limit: standard', 'label: Family\n    api_access: true\n    rate_limit: standrd');
+        editPolicyFile(dir, 'plans.yaml', 'label: Family\n    api_access: true\n    rate_limit: standard', 'label: Family\n    api_access: true\n    rate_limit: standrd');
 
-        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: plans[1].rate_limit: "standrd" is not a preset in rate-limits.yaml`);
+        expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: plans[1].rate_limit: "standrd" is not a preset in rate-limits.yaml`);
     });
 
     it('rejects an upgrade to a plan without API access', () => {
 
         const dir = copyOfShipped();
-        edit(dir, 'plans.yaml', 'upgrade_to: family', 'upgrade_to: lite');
+        editPolicyFile(dir, 'plans.yaml', 'upgrade_to: family', 'upgrade_to: lite');
 
-        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: plans[0].upgrade_to: "lite" is not a plan with api_access: true`);
+        expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: plans[0].upgrade_to: "lite" is not a plan with api_access: true`);
     });
 
     it('rejects a query parameter mapped to an undeclared operation', () => {
 
         const dir = copyOfShipped();
-        edit(dir, 'scopes.yaml', 'operation: filter', 'operation: filtre');
+        editPolicyFile(dir, 'scopes.yaml', 'operation: filter', 'operation: filtre');
 
-        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'scopes.yaml')}: query_operations[3].operation: "filtre" is not an operation declared in operations`);
+        expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'scopes.yaml')}: query_operations[3].operation: "filtre" is not an operation declared in operations`);
     });
 
     it('rejects a write operation among the legacy key operations', () => {
 
         const dir = copyOfShipped();
-        edit(dir, 'scopes.yaml', 'legacy_key_operations: [read, search, sort, filter]', 'legacy_key_operations: [read, create]');
+        editPolicyFile(dir, 'scopes.yaml', 'legacy_key_operations: [read, search, sort, filter]', 'legacy_key_operations: [read, create]');
 
-        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'scopes.yaml')}: legacy_key_operations[1]: "create" is not a declared read-only operation (legacy keys can never be widened to writes)`);
+        expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'scopes.yaml')}: legacy_key_operations[1]: "create" is not a declared read-only operation (legacy keys can never be widened to writes)`);
     });
 
     it('rejects a write operation among the default key operations', () => {
 
         const dir = copyOfShipped();
-        edit(dir, 'scopes.yaml', 'default_key_operations: [read, search, sort, filter]', 'default_key_operations: [read, delete]');
+        editPolicyFile(dir, 'scopes.yaml', 'default_key_operations: [read, search, sort, filter]', 'default_key_operations: [read, delete]');
 
-        expect(loadError(dir).message).to.include('default_key_operations[1]: "delete" is not a declared read-only operation');
+        expect(policyLoadError(dir).message).to.include('default_key_operations[1]: "delete" is not a declared read-only operation');
     });
 
     it('rejects a name used twice in one list', () => {
 
         const dir = copyOfShipped();
-        edit(dir, 'rate-limits.yaml', 'name: high', 'name: standard');
+        editPolicyFile(dir, 'rate-limits.yaml', 'name: high', 'name: standard');
 
-        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'rate-limits.yaml')}: presets[1]: the name "standard" is already used earlier in this list`);
+        expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'rate-limits.yaml')}: presets[1]: the name "standard" is already used earlier in this list`);
     });
 
     it('rejects a _format_version other than "1.0"', () => {
 
         const dir = copyOfShipped();
-        edit(dir, 'scopes.yaml', '_format_version: "1.0"', '_format_version: 1.0');
+        editPolicyFile(dir, 'scopes.yaml', '_format_version: "1.0"', '_format_version: 1.0');
 
-        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'scopes.yaml')}: _format_version: must be "1.0" (a quoted string), not 1`);
+        expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'scopes.yaml')}: _format_version: must be "1.0" (a quoted string), not 1`);
     });
 
     it('rejects a file without _format_version', () => {
 
         const dir = copyOfShipped();
-        edit(dir, 'rate-limits.yaml', '_format_version: "1.0"', '');
+        editPolicyFile(dir, 'rate-limits.yaml', '_format_version: "1.0"', '');
 
-        expect(loadError(dir).message).to.equal(`${Path.join(dir, 'rate-limits.yaml')}: _format_version: is required`);
+        expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'rate-limits.yaml')}: _format_version: is required`);
     });
 
     describe('environment substitution', () => {
@@ -226,7 +213,7 @@ describe('loadPolicies()', () => {
         it('uses the default when the variable is not set', () => {
 
             const dir = copyOfShipped();
-            edit(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}:-700}`);
+            editPolicyFile(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}:-700}`);
 
             expect(loadPolicies(dir).rateLimits.get('standard')!.per_key.limit).to.equal(700);
         });
@@ -234,7 +221,7 @@ describe('loadPolicies()', () => {
         it('uses the variable, converted to the type the schema declares', () => {
 
             const dir = copyOfShipped();
-            edit(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}:-700}`);
+            editPolicyFile(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}:-700}`);
             process.env[variable] = '900';
 
             expect(loadPolicies(dir).rateLimits.get('standard')!.per_key.limit).to.equal(900);
@@ -243,18 +230,18 @@ describe('loadPolicies()', () => {
         it('validates the substituted value', () => {
 
             const dir = copyOfShipped();
-            edit(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}}`);
+            editPolicyFile(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}}`);
             process.env[variable] = 'lots';
 
-            expect(loadError(dir).message).to.equal(`${Path.join(dir, 'rate-limits.yaml')}: presets[0].per_key.limit: must be a number`);
+            expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'rate-limits.yaml')}: presets[0].per_key.limit: must be a number`);
         });
 
         it('names a variable that is not set and has no default', () => {
 
             const dir = copyOfShipped();
-            edit(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}}`);
+            editPolicyFile(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}}`);
 
-            expect(loadError(dir).message).to.equal(`${Path.join(dir, 'rate-limits.yaml')}: presets[0].per_key.limit: environment variable ${variable} is not set (write \${${variable}:-default} to give a default)`);
+            expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'rate-limits.yaml')}: presets[0].per_key.limit: environment variable ${variable} is not set (write \${${variable}:-default} to give a default)`);
         });
     });
 });
@@ -276,7 +263,7 @@ describe('loadGatewayConfig()', () => {
     it('rejects a policy name the gateway does not know', () => {
 
         const dir = copyOfShipped(['gateway.yaml'], gatewayDir);
-        edit(dir, 'gateway.yaml', '- name: rate-limit', '- name: rate-limt');
+        editPolicyFile(dir, 'gateway.yaml', '- name: rate-limit', '- name: rate-limt');
 
         expect(() => loadGatewayConfig(Path.join(dir, 'gateway.yaml'), KNOWN_POLICIES)).to.throw(PolicyError,
             `${Path.join(dir, 'gateway.yaml')}: route_groups[0].policies[2].name: "rate-limt" is not a known policy (known: [${KNOWN_POLICIES.join(', ')}])`);
@@ -285,7 +272,7 @@ describe('loadGatewayConfig()', () => {
     it('rejects a path that does not start with /', () => {
 
         const dir = copyOfShipped(['gateway.yaml'], gatewayDir);
-        edit(dir, 'gateway.yaml', 'paths: [/api/v1]', 'paths: [api/v1]');
+        editPolicyFile(dir, 'gateway.yaml', 'paths: [/api/v1]', 'paths: [api/v1]');
 
         expect(() => loadGatewayConfig(Path.join(dir, 'gateway.yaml'), KNOWN_POLICIES)).to.throw(PolicyError,
             `${Path.join(dir, 'gateway.yaml')}: route_groups[0].paths[0]: "api/v1" must start with "/"`);
@@ -311,7 +298,7 @@ describe('PolicyStore', () => {
     it('refuses to open invalid policies', () => {
 
         const dir = copyOfShipped();
-        edit(dir, 'plans.yaml', 'upgrade_to: family', 'upgrade_to: lite');
+        editPolicyFile(dir, 'plans.yaml', 'upgrade_to: family', 'upgrade_to: lite');
 
         expect(() => PolicyStore.open(dir, () => {})).to.throw(PolicyError, /plans\[0\]\.upgrade_to/);
     });
@@ -322,7 +309,7 @@ describe('PolicyStore', () => {
         const log = new RecordingLog();
         const store = open(dir, log);
         const reloaded = nextEvent(store, 'reloaded');
-        edit(dir, 'plans.yaml', 'label: Family', 'label: Family Plus');
+        editPolicyFile(dir, 'plans.yaml', 'label: Family', 'label: Family Plus');
 
         expect(store.reload()).to.be.true();
         expect(store.current().plans.get('family')!.label).to.equal('Family Plus');
@@ -337,7 +324,7 @@ describe('PolicyStore', () => {
         const store = open(dir, new RecordingLog());
         store.watch();
         const reloaded = nextEvent(store, 'reloaded');
-        edit(dir, 'plans.yaml', 'label: Family\n    api_access: true\n    rate_limit: standard', 'label: Family\n    api_access: true\n    rate_limit: high');
+        editPolicyFile(dir, 'plans.yaml', 'label: Family\n    api_access: true\n    rate_limit: standard', 'label: Family\n    api_access: true\n    rate_limit: high');
 
         const [policies] = await reloaded;
         expect(policies).to.shallow.equal(store.current());
@@ -372,7 +359,7 @@ describe('PolicyStore', () => {
         const lastGood = store.current();
         store.watch();
         const logged = nextEvent(log, 'logged');
-        edit(dir, 'plans.yaml', 'label: Family\n    api_access: true\n    rate_limit: standard', 'label: Family\n    api_access: true\n    rate_limit: standrd');
+        editPolicyFile(dir, 'plans.yaml', 'label: Family\n    api_access: true\n    rate_limit: standard', 'label: Family\n    api_access: true\n    rate_limit: standrd');
 
         const [tags, message] = await logged;
         expect(tags).to.equal(['policy', 'error']);
@@ -387,7 +374,7 @@ describe('PolicyStore', () => {
         const dir = copyOfShipped();
         const store = open(dir, new RecordingLog());
         // Edited before watching, so only the signal can bring the change in.
-        edit(dir, 'plans.yaml', 'label: Lite', 'label: Lite Plus');
+        editPolicyFile(dir, 'plans.yaml', 'label: Lite', 'label: Lite Plus');
         store.watch();
 
         process.emit('SIGHUP', 'SIGHUP');
@@ -406,7 +393,7 @@ describe('PolicyStore', () => {
         store.close();
         expect(process.listenerCount('SIGHUP')).to.equal(sighupListeners);
 
-        edit(dir, 'plans.yaml', 'label: Lite', 'label: Lite Plus');
+        editPolicyFile(dir, 'plans.yaml', 'label: Lite', 'label: Lite Plus');
         process.emit('SIGHUP', 'SIGHUP');
         // Longer than the reload debounce: a watcher still running would have reloaded by now.
         await new Promise((resolve) => setTimeout(resolve, 400));

@@ -2,6 +2,7 @@ import type { Server, ServerInjectResponse } from '@hapi/hapi';
 import { expect } from '@hapi/code';
 
 import { createApiKey } from '../../lib/accounts/api-keys';
+import { suspendFamily } from '../../lib/accounts/families';
 import { allOperations } from '../helpers/server';
 
 /** Bodies the gateway tests create and change records with. */
@@ -49,6 +50,12 @@ export async function anotherKey(server: Server, familyLongId: string, scopes: {
     });
 
     return key;
+}
+
+/** Suspends a family as an operator would (reason "Unusual traffic", by "test"). */
+export async function suspendForUnusualTraffic(server: Server, familyLongId: string): Promise<void> {
+
+    await suspendFamily(server.app.services.accounts, familyLongId, 'Unusual traffic', 'test');
 }
 
 function describeRequest(response: ServerInjectResponse): string {

@@ -106,3 +106,10 @@ export async function familyWithKey(server: Server, options: { plan?: string; re
         }
     };
 }
+
+/** A test server with one family of its own, for a suite whose tests share both. */
+export async function testServerWithFamily(options: TestServerOptions = {}): Promise<{ server: Server; family: FamilyFixture }> {
+
+    const server = await testServer(options);
+    return { server, family: await familyWithKey(server) };
+}

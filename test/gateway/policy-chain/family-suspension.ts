@@ -2,9 +2,9 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { suspendFamily, unsuspendFamily } from '../../../lib/accounts/families';
+import { unsuspendFamily } from '../../../lib/accounts/families';
 import { allResources, familyWithKey, testServer } from '../../helpers/server';
-import { anotherKey, everyRouteOf, expectRefusal, expectSuccess, injectWithKey } from '../requests';
+import { anotherKey, everyRouteOf, expectRefusal, expectSuccess, injectWithKey, suspendForUnusualTraffic } from '../requests';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -23,12 +23,10 @@ describe('familySuspension()', () => {
         await server.stop();
     });
 
-    const suspend = (familyLongId: string) => suspendFamily(server.app.services.accounts, familyLongId, 'Unusual traffic', 'test');
-
     it('refuses every route to a suspended family with family_suspended', async () => {
 
         const family = await familyWithKey(server);
-        await suspend(family.familyLongId);
+        await suspendForUnusualTraffic(server, family.familyLongId);
         for (const { method, url, payload } of [...everyRouteOf('persons'), { method: 'GET', url: '/api/v1/all' }]) {
             const refusal = expectRefusal(await family.inject(method, url, payload), 403, 'family_suspended');
             expect(refusal.message).to.include('suspended');
@@ -40,7 +38,7 @@ describe('familySuspension()', () => {
         const family = await familyWithKey(server);
         const secondKey = await anotherKey(server, family.familyLongId, { resources: allResources });
         const otherFamily = await familyWithKey(server);
-        await suspend(family.familyLongId);
+        await suspendForUnusualTraffic(server, family.familyLongId);
 
         expectRefusal(await family.inject('GET', '/api/v1/persons'), 403, 'family_suspended');
         expectRefusal(await injectWithKey(server, secondKey, 'GET', '/api/v1/persons'), 403, 'family_suspended');
@@ -51,7 +49,7 @@ describe('familySuspension()', () => {
 
         const family = await familyWithKey(server);
         const secondKey = await anotherKey(server, family.familyLongId, { resources: allResources });
-        await suspend(family.familyLongId);
+        await suspendForUnusualTraffic(server, family.familyLongId);
         await unsuspendFamily(server.app.services.accounts, family.familyLongId);
 
         expectSuccess(await family.inject('GET', '/api/v1/persons'));

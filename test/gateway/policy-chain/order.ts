@@ -4,10 +4,10 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import type { Server } from '@hapi/hapi';
 
-import { disableApi, suspendFamily } from '../../../lib/accounts/families';
+import { disableApi } from '../../../lib/accounts/families';
 import { projectRoot } from '../../../lib/config';
 import { familyWithKey, scratchDirectory, testServer } from '../../helpers/server';
-import { expectRefusal, expectSuccess, newPerson } from '../requests';
+import { expectRefusal, expectSuccess, newPerson, suspendForUnusualTraffic } from '../requests';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -53,12 +53,10 @@ describe('the policy chain of gateway.yaml', () => {
         await server.stop();
     });
 
-    const suspend = (familyLongId: string) => suspendFamily(server.app.services.accounts, familyLongId, 'Unusual traffic', 'test');
-
     it('tells a suspended Lite family its plan is not eligible before that it is suspended', async () => {
 
         const family = await familyWithKey(server, { plan: 'lite' });
-        await suspend(family.familyLongId);
+        await suspendForUnusualTraffic(server, family.familyLongId);
         expectRefusal(await family.inject('GET', '/api/v1/persons'), 403, 'plan_not_eligible');
     });
 
@@ -66,14 +64,14 @@ describe('the policy chain of gateway.yaml', () => {
 
         const family = await familyWithKey(server);
         await disableApi(server.app.services.accounts, family.familyLongId);
-        await suspend(family.familyLongId);
+        await suspendForUnusualTraffic(server, family.familyLongId);
         expectRefusal(await family.inject('GET', '/api/v1/persons'), 403, 'api_not_enabled');
     });
 
     it('reports a suspension before the key\'s scopes', async () => {
 
         const family = await familyWithKey(server, { keyResources: ['persons'], operations: ['read'] });
-        await suspend(family.familyLongId);
+        await suspendForUnusualTraffic(server, family.familyLongId);
         expectRefusal(await family.inject('POST', '/api/v1/events', { title: 'Reunion' }), 403, 'family_suspended');
     });
 
@@ -89,7 +87,7 @@ describe('the policy chain of gateway.yaml', () => {
         const reordered = await serverWithChain(shippedChain.replace('      - name: plan-gate\n      - name: family-suspension\n', '      - name: family-suspension\n      - name: plan-gate\n'));
         try {
             const family = await familyWithKey(reordered, { plan: 'lite' });
-            await suspendFamily(reordered.app.services.accounts, family.familyLongId, 'Unusual traffic', 'test');
+            await suspendForUnusualTraffic(reordered, family.familyLongId);
             expectRefusal(await family.inject('GET', '/api/v1/persons'), 403, 'family_suspended');
         }
         finally {
@@ -102,7 +100,7 @@ describe('the policy chain of gateway.yaml', () => {
         const withoutSuspension = await serverWithChain(shippedChain.replace('      - name: family-suspension\n', '      - name: family-suspension\n        enabled: false\n'));
         try {
             const family = await familyWithKey(withoutSuspension);
-            await suspendFamily(withoutSuspension.app.services.accounts, family.familyLongId, 'Unusual traffic', 'test');
+            await suspendForUnusualTraffic(withoutSuspension, family.familyLongId);
             expectSuccess(await family.inject('GET', '/api/v1/persons'));
         }
         finally {

@@ -4,7 +4,7 @@ import type { Server } from '@hapi/hapi';
 
 import { suspendFamily } from '../../../lib/accounts/families';
 import { resourceNames } from '../../../models/resources';
-import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
+import { familyWithKey, testServerWithFamily, type FamilyFixture } from '../../helpers/server';
 import { dataOf, expectError } from '../records/fixtures';
 
 export const lab = Lab.script();
@@ -19,8 +19,7 @@ describe('export formats: refusals and errors', () => {
 
     before(async () => {
 
-        server = await testServer();
-        family = await familyWithKey(server);
+        ({ server, family } = await testServerWithFamily());
     });
 
     after(() => server.stop());

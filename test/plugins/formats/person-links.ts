@@ -2,7 +2,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
+import { familyWithKey, testServerWithFamily, type FamilyFixture } from '../../helpers/server';
 import { dataOf, expectError } from '../records/fixtures';
 
 export const lab = Lab.script();
@@ -17,8 +17,7 @@ describe('persons: parent and spouse links', () => {
 
     before(async () => {
 
-        server = await testServer();
-        family = await familyWithKey(server);
+        ({ server, family } = await testServerWithFamily());
     });
 
     after(() => server.stop());

@@ -3,7 +3,7 @@ import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import { genders } from '../../../models/resources/persons';
-import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
+import { testServerWithFamily, type FamilyFixture } from '../../helpers/server';
 import { createBody, dataOf, expectError, type Body } from './fixtures';
 
 export const lab = Lab.script();
@@ -16,8 +16,7 @@ describe('records API v1: field values', () => {
 
     before(async () => {
 
-        server = await testServer();
-        family = await familyWithKey(server);
+        ({ server, family } = await testServerWithFamily());
     });
 
     after(() => server.stop());

@@ -1,8 +1,9 @@
 import Http from 'http';
 
+import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { testServer } from '../../helpers/server';
+import { testRedisUrl, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
 
 /** One event as a client parses it from the text/event-stream bytes. */
 export interface ReceivedEvent {
@@ -152,4 +153,19 @@ export async function listeningServer(options: Parameters<typeof testServer>[0] 
     const server = await testServer(options);
     await server.start();
     return server;
+}
+
+/** A stream of the family's changes from `server`, answered 200 and past its retry hint: ready for events. */
+export async function openedStream(server: Server, family: FamilyFixture): Promise<RawStream> {
+
+    const stream = await RawStream.open(server, family.key);
+    expect(stream.statusCode).to.equal(200);
+    await until(() => stream.retry !== undefined, 'the retry hint');
+    return stream;
+}
+
+/** The name of a suite on one aspect of the stream, with the stores it runs on. */
+export function streamSuiteTitle(aspect: string): string {
+
+    return `GET /api/v1/events/stream: ${aspect} (${testVariant}${testRedisUrl ? ' + redis' : ''})`;
 }

@@ -5,8 +5,8 @@ import * as Lab from '@hapi/lab';
 import { changeApiKeyScopes, revokeApiKey } from '../../../lib/accounts/api-keys';
 import { changePlan, disableApi, suspendFamily } from '../../../lib/accounts/families';
 import { anotherKey, expectSuccess, injectWithKey, newPerson } from '../../gateway/requests';
-import { familyWithKey, testRedisUrl, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
-import { listeningServer, RawStream, until } from './client';
+import { familyWithKey, testServer } from '../../helpers/server';
+import { listeningServer, openedStream, RawStream, streamSuiteTitle, until } from './client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -14,7 +14,7 @@ const { describe, it, before, after } = lab;
 // Closing must happen within a second; waiting longer before failing keeps a busy machine from failing the test.
 const CLOSE_WAIT_MS = 5000;
 
-describe(`GET /api/v1/events/stream: closing (${testVariant}${testRedisUrl ? ' + redis' : ''})`, () => {
+describe(streamSuiteTitle('closing'), () => {
 
     let server: Server;
 
@@ -24,14 +24,6 @@ describe(`GET /api/v1/events/stream: closing (${testVariant}${testRedisUrl ? ' +
     });
 
     after(() => server.stop());
-
-    async function opened(family: FamilyFixture, on = server): Promise<RawStream> {
-
-        const stream = await RawStream.open(on, family.key);
-        expect(stream.statusCode).to.equal(200);
-        await until(() => stream.retry !== undefined, 'the retry hint');
-        return stream;
-    }
 
     /** Waits for the stream's last event, `close`, and the end of the connection; returns the event's data. */
     async function closedWith(stream: RawStream): Promise<{ code: string; message: string }> {
@@ -45,7 +37,7 @@ describe(`GET /api/v1/events/stream: closing (${testVariant}${testRedisUrl ? ' +
     it('closes the stream when its key is revoked, saying why', async () => {
 
         const family = await familyWithKey(server);
-        const stream = await opened(family);
+        const stream = await openedStream(server, family);
         await revokeApiKey(server.app.services.accounts, family.keyId, 'test');
 
         expect(await closedWith(stream)).to.equal({ code: 'invalid_key', message: 'Unknown or revoked API key.' });
@@ -54,7 +46,7 @@ describe(`GET /api/v1/events/stream: closing (${testVariant}${testRedisUrl ? ' +
     it('closes the family\'s streams when a super-admin suspends it', async () => {
 
         const family = await familyWithKey(server);
-        const streams = [await opened(family), await opened(family)];
+        const streams = [await openedStream(server, family), await openedStream(server, family)];
         await suspendFamily(server.app.services.accounts, family.familyLongId, 'Unusual traffic', 'test');
 
         for (const stream of streams) {
@@ -65,7 +57,7 @@ describe(`GET /api/v1/events/stream: closing (${testVariant}${testRedisUrl ? ' +
     it('closes the stream when the family moves to a plan without API access', async () => {
 
         const family = await familyWithKey(server);
-        const stream = await opened(family);
+        const stream = await openedStream(server, family);
         await changePlan(server.app.services.accounts, family.familyLongId, 'lite');
 
         expect((await closedWith(stream)).code).to.equal('plan_not_eligible');
@@ -74,11 +66,11 @@ describe(`GET /api/v1/events/stream: closing (${testVariant}${testRedisUrl ? ' +
     it('closes the stream when the family changes plan, so the client reconnects under the new one', async () => {
 
         const family = await familyWithKey(server);
-        const stream = await opened(family);
+        const stream = await openedStream(server, family);
         await changePlan(server.app.services.accounts, family.familyLongId, 'max');
 
         expect((await closedWith(stream)).code).to.equal('credentials_changed');
-        const again = await opened(family);
+        const again = await openedStream(server, family);
         again.close();
     });
 
@@ -86,7 +78,7 @@ describe(`GET /api/v1/events/stream: closing (${testVariant}${testRedisUrl ? ' +
 
         const disabled = await familyWithKey(server);
         const rescoped = await familyWithKey(server);
-        const [first, second] = [await opened(disabled), await opened(rescoped)];
+        const [first, second] = [await openedStream(server, disabled), await openedStream(server, rescoped)];
         await disableApi(server.app.services.accounts, disabled.familyLongId);
         await changeApiKeyScopes(server.app.services.accounts, rescoped.keyId, { resources: ['persons'] });
 
@@ -97,7 +89,7 @@ describe(`GET /api/v1/events/stream: closing (${testVariant}${testRedisUrl ? ' +
     it('keeps the stream open when another key of the family is revoked', async () => {
 
         const family = await familyWithKey(server);
-        const stream = await opened(family);
+        const stream = await openedStream(server, family);
         const other = await anotherKey(server, family.familyLongId, { resources: ['persons'] });
         const { ApiKey } = server.app.services.models;
         const otherId = (await ApiKey.findOne({ where: { family_long_id: family.familyLongId, name: 'another key' } }))!.id;
@@ -116,7 +108,7 @@ describe(`GET /api/v1/events/stream: closing (${testVariant}${testRedisUrl ? ' +
         const other = await testServer({ shareWith: server });
         try {
             const family = await familyWithKey(server);
-            const stream = await opened(family);
+            const stream = await openedStream(server, family);
             await revokeApiKey(other.app.services.accounts, family.keyId, 'test');
 
             expect((await closedWith(stream)).code).to.equal('invalid_key');
@@ -132,7 +124,7 @@ describe(`GET /api/v1/events/stream: closing (${testVariant}${testRedisUrl ? ' +
         await until(() => server.plugins.stream.openStreams() === 0, 'earlier tests\' streams to close');
         const baseline = changeBus.listenerCount();
         const family = await familyWithKey(server);
-        const streams = [await opened(family), await opened(family)];
+        const streams = [await openedStream(server, family), await openedStream(server, family)];
         expect(server.plugins.stream.openStreams()).to.equal(2);
         expect(changeBus.listenerCount()).to.equal(baseline + 1);
 
@@ -147,7 +139,7 @@ describe(`GET /api/v1/events/stream: closing (${testVariant}${testRedisUrl ? ' +
 
         const stopping = await listeningServer();
         const family = await familyWithKey(stopping);
-        const stream = await opened(family, stopping);
+        const stream = await openedStream(stopping, family);
         await stopping.stop({ timeout: 5000 });
 
         expect((await closedWith(stream)).code).to.equal('shutdown');

@@ -3,13 +3,13 @@ import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import { expectSuccess, injectWithKey, newPerson } from '../../gateway/requests';
-import { familyWithKey, testRedisUrl, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
-import { listeningServer, RawStream, until } from './client';
+import { familyWithKey, testRedisUrl, testServer, type FamilyFixture } from '../../helpers/server';
+import { listeningServer, openedStream, streamSuiteTitle } from './client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
 
-describe(`GET /api/v1/events/stream: delivery (${testVariant}${testRedisUrl ? ' + redis' : ''})`, () => {
+describe(streamSuiteTitle('delivery'), () => {
 
     let server: Server;
 
@@ -19,14 +19,6 @@ describe(`GET /api/v1/events/stream: delivery (${testVariant}${testRedisUrl ? ' 
     });
 
     after(() => server.stop());
-
-    async function opened(family: FamilyFixture, on = server): Promise<RawStream> {
-
-        const stream = await RawStream.open(on, family.key);
-        expect(stream.statusCode).to.equal(200);
-        await until(() => stream.retry !== undefined, 'the retry hint');
-        return stream;
-    }
 
     /** The family's change log as the stream should carry it: ids in order. */
     async function loggedIds(family: FamilyFixture): Promise<number[]> {
@@ -38,7 +30,7 @@ describe(`GET /api/v1/events/stream: delivery (${testVariant}${testRedisUrl ? ' 
     it('carries concurrent writes of a family each once, in id order, exactly as the change log has them', async () => {
 
         const family = await familyWithKey(server);
-        const stream = await opened(family);
+        const stream = await openedStream(server, family);
         const writes = 25;
         const responses = await Promise.all(Array.from({ length: writes }, () => family.inject('POST', '/api/v1/persons', newPerson)));
         responses.forEach((response) => expectSuccess(response, 201));
@@ -52,7 +44,7 @@ describe(`GET /api/v1/events/stream: delivery (${testVariant}${testRedisUrl ? ' 
     it('reads the change log when a batch shows that an earlier one never arrived', async () => {
 
         const family = await familyWithKey(server);
-        const stream = await opened(family);
+        const stream = await openedStream(server, family);
         // Live once its first event arrives.
         expectSuccess(await family.inject('POST', '/api/v1/persons', newPerson), 201);
         await stream.nextChanges(1);
@@ -70,7 +62,7 @@ describe(`GET /api/v1/events/stream: delivery (${testVariant}${testRedisUrl ? ' 
     it('announces the events of a delete, the references it cleared included, as they were logged', async () => {
 
         const family = await familyWithKey(server);
-        const stream = await opened(family);
+        const stream = await openedStream(server, family);
         const tree = JSON.parse((await family.inject('POST', '/api/v1/trees', { name: 'Tree' })).payload).data.id;
         expectSuccess(await family.inject('POST', '/api/v1/persons', { ...newPerson, tree_id: tree }), 201);
         expectSuccess(await family.inject('DELETE', `/api/v1/trees/${tree}`));
@@ -87,7 +79,7 @@ describe(`GET /api/v1/events/stream: delivery (${testVariant}${testRedisUrl ? ' 
         const other = await testServer({ shareWith: server });
         try {
             const family = await familyWithKey(server);
-            const stream = await opened(family);
+            const stream = await openedStream(server, family);
             const created = await injectWithKey(other, family.key, 'POST', '/api/v1/persons', newPerson);
             expectSuccess(created, 201);
 

@@ -7,8 +7,8 @@ import * as Lab from '@hapi/lab';
 
 import type { ChangeBatch } from '../../../lib/change-bus';
 import { anotherKey, expectSuccess, newPerson } from '../../gateway/requests';
-import { copyPolicies, familyWithKey, testRedisUrl, testVariant, type FamilyFixture } from '../../helpers/server';
-import { listeningServer, RawStream, until } from './client';
+import { copyPolicies, familyWithKey, type FamilyFixture } from '../../helpers/server';
+import { listeningServer, RawStream, streamSuiteTitle, until } from './client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -29,7 +29,7 @@ function streamTestPolicies(): string {
     return directory;
 }
 
-describe(`GET /api/v1/events/stream: pacing and limits (${testVariant}${testRedisUrl ? ' + redis' : ''})`, () => {
+describe(streamSuiteTitle('pacing and limits'), () => {
 
     let server: Server;
 

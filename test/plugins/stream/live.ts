@@ -6,9 +6,9 @@ import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import { EventSource } from 'eventsource';
 
-import { copyPolicies, familyWithKey, testRedisUrl, testVariant, type FamilyFixture } from '../../helpers/server';
+import { copyPolicies, familyWithKey, type FamilyFixture } from '../../helpers/server';
 import { anotherKey, expectSuccess, injectWithKey, newPerson } from '../../gateway/requests';
-import { listeningServer, RawStream, until } from './client';
+import { listeningServer, RawStream, streamSuiteTitle, until } from './client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -22,7 +22,7 @@ function dayLongRateWindows(): string {
     return directory;
 }
 
-describe(`GET /api/v1/events/stream: live events (${testVariant}${testRedisUrl ? ' + redis' : ''})`, () => {
+describe(streamSuiteTitle('live events'), () => {
 
     let server: Server;
 

@@ -3,16 +3,16 @@ import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import { Op } from 'sequelize';
 
-import { familyWithKey, testRedisUrl, testVariant, type FamilyFixture } from '../../helpers/server';
+import { familyWithKey, type FamilyFixture } from '../../helpers/server';
 import { expectRefusal, expectSuccess, newPerson } from '../../gateway/requests';
-import { listeningServer, RawStream, until } from './client';
+import { listeningServer, RawStream, streamSuiteTitle, until } from './client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-describe(`GET /api/v1/events/stream: resuming (${testVariant}${testRedisUrl ? ' + redis' : ''})`, () => {
+describe(streamSuiteTitle('resuming'), () => {
 
     let server: Server;
 

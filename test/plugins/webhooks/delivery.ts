@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { projectRoot } from '../../../lib/config';
 import { familyWithKey } from '../../helpers/server';
 import { answer, hang, TestReceiver, type ReceivedRequest } from './helpers/receiver';
-import { createPerson, eventually, familyWithEndpoint, scriptedResolver, webhooksServer } from './helpers/setup';
+import { createPerson, eventually, familyWithEndpoint, receiverAndServer, scriptedResolver, stopReceiverAndServer, webhooksServer } from './helpers/setup';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -30,15 +30,10 @@ describe('webhook delivery', () => {
 
     before(async () => {
 
-        receiver = await TestReceiver.start();
-        server = await webhooksServer(receiver);
+        ({ receiver, server } = await receiverAndServer());
     });
 
-    after(async () => {
-
-        await server.stop();
-        await receiver.close();
-    });
+    after(() => stopReceiverAndServer({ receiver, server }));
 
     /** The requests of one endpoint's deliveries that reached the receiver. */
     const requestsOf = (familyLongId: string) => receiver.received.filter((request) => request.body.includes(familyLongId));

@@ -4,8 +4,8 @@ import type { Server, ServerInjectResponse } from '@hapi/hapi';
 
 import { familyWithKey } from '../../helpers/server';
 import { signedIn, type SiteClient } from '../site/client';
-import { TestReceiver } from './helpers/receiver';
-import { createPerson, eventually, webhooksServer } from './helpers/setup';
+import type { TestReceiver } from './helpers/receiver';
+import { createPerson, eventually, receiverAndServer, stopReceiverAndServer } from './helpers/setup';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -17,15 +17,10 @@ describe('/manage/webhooks JSON routes', () => {
 
     before(async () => {
 
-        receiver = await TestReceiver.start();
-        server = await webhooksServer(receiver);
+        ({ receiver, server } = await receiverAndServer());
     });
 
-    after(async () => {
-
-        await server.stop();
-        await receiver.close();
-    });
+    after(() => stopReceiverAndServer({ receiver, server }));
 
     /** A JSON request with the client's cookies and, unless told not to, its CSRF token as X-CSRF-Token. */
     function json(client: SiteClient, method: string, url: string, payload?: object, options: { csrf?: boolean } = {}): Promise<ServerInjectResponse> {

@@ -7,7 +7,7 @@ import YAML from 'yaml';
 import type { WebhooksPolicy } from '../../../../gateway/policies/types';
 import type { Resolver } from '../../../../plugins/webhooks/resolver';
 import { copyPolicies, familyWithKey, testServer, type FamilyFixture } from '../../../helpers/server';
-import { receiverHost, type TestReceiver } from './receiver';
+import { receiverHost, TestReceiver } from './receiver';
 
 /** A resolver answering from a table (a function: the answer may change between calls); an unknown name does not resolve. */
 export function scriptedResolver(answers: Record<string, string | string[] | (() => string | string[])>): Resolver {
@@ -56,6 +56,20 @@ export async function webhooksServer(receiver: TestReceiver, options: { policies
     }
 
     return server;
+}
+
+/** A receiver and a started webhooks server delivering to it, for a suite whose tests share both (see stopReceiverAndServer). */
+export async function receiverAndServer(): Promise<{ receiver: TestReceiver; server: Server }> {
+
+    const receiver = await TestReceiver.start();
+    return { receiver, server: await webhooksServer(receiver) };
+}
+
+/** Stops what receiverAndServer started: the server first, so no delivery is under way when the receiver closes. */
+export async function stopReceiverAndServer({ receiver, server }: { receiver: TestReceiver; server: Server }): Promise<void> {
+
+    await server.stop();
+    await receiver.close();
 }
 
 /** A family with a key and one endpoint at the receiver for `resources` (default persons). */

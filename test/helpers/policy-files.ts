@@ -1,0 +1,54 @@
+import Fs from 'fs';
+import Path from 'path';
+
+import { expect } from '@hapi/code';
+
+import { PolicyError } from '../../gateway/policies/data-file';
+import { loadPolicies } from '../../gateway/policies/load';
+import { copyPolicies } from './server';
+
+/** Rewrites part of one file in `dir`; fails when `from` is not there, so a test never passes on an edit that did nothing. */
+export function editPolicyFile(dir: string, file: string, from: string, to: string): void {
+
+    const path = Path.join(dir, file);
+    const text = Fs.readFileSync(path, 'utf8');
+    expect(text).to.include(from);
+    Fs.writeFileSync(path, text.replace(from, to));
+}
+
+/** A copy of the shipped policies with part of one file rewritten (see editPolicyFile). */
+export function editedPolicies(file: string, from: string, to: string): string {
+
+    const dir = copyPolicies();
+    editPolicyFile(dir, file, from, to);
+    return dir;
+}
+
+/** A copy of the shipped policies with one file removed. */
+export function policiesWithout(file: string): string {
+
+    const dir = copyPolicies();
+    Fs.rmSync(Path.join(dir, file));
+    return dir;
+}
+
+/** The PolicyError loading the policies in `dir` throws; fails when they load. */
+export function policyLoadError(dir: string): PolicyError {
+
+    return expect(() => loadPolicies(dir)).to.throw(PolicyError);
+}
+
+/** The message of policyLoadError(dir): `<dir>/<file>: <what is wrong>`. */
+export function loadError(dir: string): string {
+
+    return policyLoadError(dir).message;
+}
+
+/** What is wrong with `file`, from loadError(dir) without its `<dir>/<file>: ` prefix; fails when another file is named. */
+export function loadErrorIn(dir: string, file: string): string {
+
+    const message = loadError(dir);
+    const prefix = `${Path.join(dir, file)}: `;
+    expect(message).to.startWith(prefix);
+    return message.slice(prefix.length);
+}
