@@ -8,7 +8,7 @@ import ChildProcess from 'child_process';
 import Crypto from 'crypto';
 import Path from 'path';
 
-import { redisAnswers, scratchDatabase } from './helpers/scratch-services';
+import { deleteRedisKeys, redisAnswers, scratchDatabase } from './helpers/scratch-services';
 
 const projectRoot = Path.resolve(__dirname, '../..');
 const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -50,9 +50,10 @@ async function main(): Promise<void> {
     const outcomes: Outcome[] = [await runLab('sqlite (embedded default)', { TEST_VARIANT: 'sqlite', TEST_REDIS_URL: '' })];
 
     const [database, redis] = await Promise.all([scratchDatabase(postgresAdminUrl, 'fr_test'), redisAnswers(redisUrl)]);
+    const redisPrefix = `fr-test-${Crypto.randomBytes(4).toString('hex')}:`;
     try {
         if (database || redis) {
-            const redisEnv = redis ? { TEST_REDIS_URL: redisUrl, TEST_REDIS_PREFIX: `fr-test-${Crypto.randomBytes(4).toString('hex')}:` } : { TEST_REDIS_URL: '' };
+            const redisEnv = redis ? { TEST_REDIS_URL: redisUrl, TEST_REDIS_PREFIX: redisPrefix } : { TEST_REDIS_URL: '' };
             const variant = [database && 'postgresql', redis && 'redis'].filter(Boolean).join(' + ');
             outcomes.push(database ?
                 await runLab(variant, { TEST_VARIANT: 'postgres', TEST_DATABASE_URL: database.url, ...redisEnv }) :
@@ -64,6 +65,9 @@ async function main(): Promise<void> {
     }
     finally {
         await database?.drop();
+        if (redis) {
+            await deleteRedisKeys(redisUrl, redisPrefix);
+        }
     }
 
     const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);

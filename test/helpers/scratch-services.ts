@@ -28,6 +28,22 @@ export async function redisAnswers(url: string): Promise<boolean> {
     }
 }
 
+/** Deletes every key under `prefix` (a test run's own), so runs leave nothing behind in Redis. */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+
+    const client = createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+        for await (const key of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+            await client.del(key);
+        }
+    }
+    finally {
+        await client.quit();
+    }
+}
+
 /**
  * A new database named `<prefix>_<random>` next to the one of `adminUrl`, or undefined when
  * PostgreSQL does not answer within two seconds.
