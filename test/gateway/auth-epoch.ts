@@ -6,6 +6,7 @@ import * as Lab from '@hapi/lab';
 
 import { LocalAuthEpoch, RedisAuthEpoch, type AuthEpoch } from '../../gateway/auth-epoch';
 import { connectRedis, type RedisClient } from '../../lib/redis';
+import { deleteRedisKeys } from '../helpers/scratch-services';
 import { scratchDirectory, testRedisUrl } from '../helpers/server';
 import { until } from '../plugins/stream/client';
 
@@ -62,11 +63,13 @@ describe('RedisAuthEpoch.subscribe()', { skip: !testRedisUrl }, () => {
 
     const clients: RedisClient[] = [];
     const epochs: RedisAuthEpoch[] = [];
+    const prefix = `fr-epoch-${Crypto.randomBytes(4).toString('hex')}:`;
 
     after(async () => {
 
         await Promise.all(epochs.map((epoch) => epoch.close()));
         await Promise.all(clients.map((client) => client.quit()));
+        await deleteRedisKeys(testRedisUrl!, prefix);
     });
 
     async function instanceEpoch(prefix: string): Promise<RedisAuthEpoch> {
@@ -80,7 +83,6 @@ describe('RedisAuthEpoch.subscribe()', { skip: !testRedisUrl }, () => {
 
     it('tells every instance of a bump by any of them', async () => {
 
-        const prefix = `fr-epoch-${Crypto.randomBytes(4).toString('hex')}:`;
         const [a, b] = [await instanceEpoch(prefix), await instanceEpoch(prefix)];
         const onA = await countedMoves(a);
         const onB = await countedMoves(b);
