@@ -1,6 +1,7 @@
 import type { Request, ResponseToolkit, RouteOptions, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
+import { audit, type AuditAction } from '../../lib/audit-log';
 import { apiError, ServiceError } from '../../lib/errors';
 import type { WebhooksContext } from './context';
 import { getDelivery, listDeliveries, ping, redeliver, type ImmediateAttempt } from './deliveries';
@@ -45,15 +46,9 @@ async function answered<T>(work: Promise<T>): Promise<T> {
 }
 
 /** A manager's action in the hosted site's audit log (the same actions its pages record). */
-function audit(context: WebhooksContext, request: Request, action: string, target: string, detail: string | null = null): Promise<unknown> {
+function auditAction(context: WebhooksContext, request: Request, action: AuditAction, target: string, detail: string | null = null): Promise<void> {
 
-    const user = manager(request);
-    const userAgent = request.headers['user-agent'] as string | undefined;
-    return context.models.AuditEvent.create({
-        occurred_at: new Date(), actor_id: user.id, actor_email: user.email, action,
-        family_long_id: user.familyLongId, target, detail,
-        ip: request.info.remoteAddress, user_agent: userAgent ? userAgent.slice(0, 300) : null
-    });
+    return audit(context.models, request, { action, familyLongId: manager(request).familyLongId, target, detail });
 }
 
 function immediateJson({ outcome, delivery }: ImmediateAttempt) {
@@ -90,7 +85,7 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
 
                 const input = request.payload as { url: string; description?: string; resources: string[] };
                 const { endpoint, secret } = await answered(createEndpoint(context, family(request), input, manager(request).id));
-                await audit(context, request, 'webhook.create', endpoint.id, `${endpoint.url} (${endpoint.resources.join(', ')})`);
+                await auditAction(context, request, 'webhook.create', endpoint.id, `${endpoint.url} (${endpoint.resources.join(', ')})`);
                 return h.response({ data: { ...endpointJson(endpoint), secret } }).code(201);
             }
         },
@@ -116,7 +111,7 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
             handler: async (request) => {
 
                 const endpoint = await answered(removeEndpoint(context, family(request), endpointOf(request)));
-                await audit(context, request, 'webhook.delete', endpoint.id, endpoint.url);
+                await auditAction(context, request, 'webhook.delete', endpoint.id, endpoint.url);
                 return { data: { id: endpoint.id, deleted: true } };
             }
         },
@@ -127,7 +122,7 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
             handler: async (request) => {
 
                 const { endpoint, secret } = await answered(rotateSecret(context, family(request), endpointOf(request)));
-                await audit(context, request, 'webhook.rotate_secret', endpoint.id);
+                await auditAction(context, request, 'webhook.rotate_secret', endpoint.id);
                 return { data: { ...endpointJson(endpoint), secret } };
             }
         },
@@ -139,7 +134,7 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
 
                 const reason = (request.payload as { reason?: string } | null)?.reason;
                 const endpoint = await answered(disableEndpoint(context, family(request), endpointOf(request), manager(request).id, reason));
-                await audit(context, request, 'webhook.disable', endpoint.id, endpoint.disabled_reason);
+                await auditAction(context, request, 'webhook.disable', endpoint.id, endpoint.disabled_reason);
                 return { data: endpointJson(endpoint) };
             }
         },
@@ -150,7 +145,7 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
             handler: async (request) => {
 
                 const endpoint = await answered(enableEndpoint(context, family(request), endpointOf(request)));
-                await audit(context, request, 'webhook.enable', endpoint.id);
+                await auditAction(context, request, 'webhook.enable', endpoint.id);
                 return { data: endpointJson(endpoint) };
             }
         },
@@ -161,7 +156,7 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
             handler: async (request) => {
 
                 const attempt = await answered(ping(context, family(request), endpointOf(request)));
-                await audit(context, request, 'webhook.test', endpointOf(request), attempt.outcome.delivered ? 'delivered' : attempt.outcome.result.error);
+                await auditAction(context, request, 'webhook.test', endpointOf(request), attempt.outcome.delivered ? 'delivered' : attempt.outcome.result.error);
                 return immediateJson(attempt);
             }
         },
@@ -195,7 +190,7 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
             handler: async (request) => {
 
                 const attempt = await answered(redeliver(context, family(request), endpointOf(request), request.params.deliveryId as string));
-                await audit(context, request, 'webhook.redeliver', request.params.deliveryId as string, attempt.outcome.delivered ? 'delivered' : attempt.outcome.result.error);
+                await auditAction(context, request, 'webhook.redeliver', request.params.deliveryId as string, attempt.outcome.delivered ? 'delivered' : attempt.outcome.result.error);
                 return immediateJson(attempt);
             }
         }
