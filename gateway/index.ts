@@ -64,7 +64,7 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
             server.auth.strategy(group.name, group.auth.scheme, options);
         }
 
-        server.ext('onPostAuth', async (request: Request, h: ResponseToolkit) => {
+        server.ext('onPostAuth', (request: Request, h: ResponseToolkit) => {
 
             const group = request.auth.isAuthenticated ? groups.get(request.auth.strategy ?? '') : undefined;
             const route = request.route.settings.plugins?.gateway;
@@ -72,7 +72,7 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
                 return h.continue;
             }
 
-            await runPolicyChain(group, {
+            const waiting = runPolicyChain(group, {
                 request,
                 credentials: request.auth.credentials as unknown as ApiKeyCredentials,
                 route,
@@ -80,7 +80,7 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
                 rateLimits: options.rateLimits
             });
 
-            return h.continue;
+            return waiting ? waiting.then(() => h.continue) : h.continue;
         });
 
         server.expose({ reverify: reverifier(server, groups, options.policyStore, options.rateLimits) } satisfies GatewayApi);

@@ -9,11 +9,17 @@ export function effectiveResources(credentials: ApiKeyCredentials): string[] {
     return credentials.key.resourceScopes.filter((resource) => credentials.family.apiResources.includes(resource));
 }
 
-/** The operations a key may perform; a key from before write scopes keeps the legacy set forever. */
-export function effectiveOperations(credentials: ApiKeyCredentials, scopes: ScopesPolicy): string[] {
+/** Whether a key reaches a resource: in its own scopes and exposed by its family. */
+export function reachesResource(credentials: ApiKeyCredentials, resource: string): boolean {
 
-    const granted = credentials.key.operationScopes;
-    return credentials.key.predatesWriteScopes ? granted.filter((operation) => scopes.legacy_key_operations.includes(operation)) : [...granted];
+    return credentials.key.resourceScopes.includes(resource) && credentials.family.apiResources.includes(resource);
+}
+
+/** Whether a key may perform an operation; a key from before write scopes keeps the legacy set forever. */
+export function grantsOperation(credentials: ApiKeyCredentials, operation: string, scopes: ScopesPolicy): boolean {
+
+    return credentials.key.operationScopes.includes(operation) &&
+        (!credentials.key.predatesWriteScopes || scopes.legacy_key_operations.includes(operation));
 }
 
 /** The operations a query parameter calls for when it is present (scopes.yaml query_operations). */
@@ -27,8 +33,13 @@ export function parameterOperations(parameter: string, scopes: ScopesPolicy): st
 /** The operations a request needs: the route's own, plus those its query parameters call for. */
 export function requiredOperations(request: Request, routeOperation: string, scopes: ScopesPolicy): string[] {
 
+    const parameters = Object.keys(request.query);
+    if (parameters.length === 0) {
+        return [routeOperation];
+    }
+
     const needed = new Set([routeOperation]);
-    for (const parameter of Object.keys(request.query)) {
+    for (const parameter of parameters) {
         for (const operation of parameterOperations(parameter, scopes)) {
             needed.add(operation);
         }

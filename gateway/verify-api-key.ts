@@ -63,35 +63,49 @@ async function loadCredentials(models: Models, hash: string): Promise<ApiKeyCred
 /** The `api-key` auth scheme: `Authorization: Bearer frk_…`. */
 export function apiKeyScheme(server: Server, options: ApiKeySchemeOptions): ServerAuthSchemeObject {
 
+    // Keyed by the key itself, as Kong's key-auth caches it: a known key then costs a map
+    // lookup, not a keyed hash per request. The cache lives only in this process's memory.
     const cache = new KeyCache();
 
+    const authenticated = (h: ResponseToolkit, credentials: ApiKeyCredentials) => {
+
+        options.lastUsed.touch(credentials.key.id);
+        return h.authenticated({ credentials: credentials as never });
+    };
+
+    // Loads a key the cache does not hold under `epoch`, read before loading: a change during the load forces a reload next time.
+    const load = async (h: ResponseToolkit, token: string, epoch: string) => {
+
+        if (!isWellFormedApiKey(token)) {
+            throw invalidKey('Malformed API key.');
+        }
+
+        const credentials = await loadCredentials(options.models, hashApiKey(token, options.pepper));
+        if (!credentials) {
+            throw invalidKey('Unknown or revoked API key.');
+        }
+
+        cache.set(token, epoch, credentials);
+        return authenticated(h, credentials);
+    };
+
+    const verify = (h: ResponseToolkit, token: string, epoch: string) => {
+
+        const cached = cache.get(token, epoch);
+        return cached ? authenticated(h, cached) : load(h, token, epoch);
+    };
+
     return {
-        async authenticate(request: Request, h: ResponseToolkit) {
+        // Synchronous for a cached key under an epoch read without a round-trip: a request through the gateway awaits nothing.
+        authenticate(request: Request, h: ResponseToolkit) {
 
             const token = bearerToken(request);
             if (!token) {
                 throw invalidKey('Missing API key: send Authorization: Bearer <API key>.');
             }
 
-            // Keyed by the key itself, as Kong's key-auth caches it: a known key then costs a map
-            // lookup, not a keyed hash per request. The cache lives only in this process's memory.
-            const epoch = await options.authEpoch.current();        // read before loading: a change during the load forces a reload next time
-            let credentials = cache.get(token, epoch);
-            if (!credentials) {
-                if (!isWellFormedApiKey(token)) {
-                    throw invalidKey('Malformed API key.');
-                }
-
-                credentials = await loadCredentials(options.models, hashApiKey(token, options.pepper));
-                if (!credentials) {
-                    throw invalidKey('Unknown or revoked API key.');
-                }
-
-                cache.set(token, epoch, credentials);
-            }
-
-            options.lastUsed.touch(credentials.key.id);
-            return h.authenticated({ credentials: credentials as never });
+            const epoch = options.authEpoch.current();
+            return typeof epoch === 'string' ? verify(h, token, epoch) : epoch.then((current) => verify(h, token, current));
         }
     };
 }

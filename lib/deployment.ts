@@ -4,7 +4,8 @@ import Hapi, { type Request, type ResponseToolkit, type Server } from '@hapi/hap
 import Boom from '@hapi/boom';
 
 import { gatewayPlugin } from '../gateway';
-import { LocalAuthEpoch, RedisAuthEpoch, type AuthEpoch } from '../gateway/auth-epoch';
+import { RedisAuthEpoch, type AuthEpoch } from '../gateway/auth-epoch';
+import { LocalAuthEpoch } from '../gateway/local-auth-epoch';
 import { LastUsedTracker } from '../gateway/last-used';
 import { loadGatewayConfig } from '../gateway/policies/load';
 import { PolicyStore } from '../gateway/policies/policy-store';
@@ -75,7 +76,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     const pepper = derivedKey(master, 'api-key-hash');
 
     const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
-    const authEpoch: AuthEpoch = redis ? new RedisAuthEpoch(redis, config.redisPrefix, log) : new LocalAuthEpoch(Path.join(config.dataDir, 'auth-epoch'));
+    const authEpoch: AuthEpoch = redis ? new RedisAuthEpoch(redis, config.redisPrefix, log) : new LocalAuthEpoch(Path.join(config.dataDir, 'epoch', 'auth-epoch'));
     const rateLimits = redis ? new RedisRateLimitStore(redis, config.redisPrefix) : new MemoryRateLimitStore();
     const changeBus: ChangeBus = redis ? new RedisChangeBus(redis, config.redisPrefix, log) : new LocalChangeBus(log);
     const policyStore = PolicyStore.open(config.policiesDir, log);

@@ -12,9 +12,10 @@ export interface PolicyContext {
     route: GatewayRouteMetadata;
     policies: Policies;
     rateLimits: RateLimitStore;
-    /** The policy's own `config` from gateway.yaml. */
-    config: Record<string, unknown>;
 }
 
-/** A gateway policy: returns when the request may go on, throws a Boom error when it may not. */
-export type GatewayPolicy = (context: PolicyContext) => void | Promise<void>;
+/**
+ * A gateway policy, given its own `config` from gateway.yaml: returns when the request may go on,
+ * throws a Boom error when it may not. It returns a promise only when it must wait (a Redis round-trip).
+ */
+export type GatewayPolicy = (context: PolicyContext, config: Readonly<Record<string, unknown>>) => void | Promise<void>;

@@ -1,22 +1,30 @@
 import { apiError } from '../../lib/errors';
-import type { GatewayPolicy } from './context';
+import type { RateLimitDecision } from '../rate-limit/types';
+import type { GatewayPolicy, PolicyContext } from './context';
+
+function enforce({ request }: PolicyContext, decision: RateLimitDecision): void {
+
+    request.app.rateLimit = decision;
+    if (!decision.allowed) {
+        throw apiError(429, 'rate_limited', `Rate limit exceeded for this ${decision.tightest.rule.policy === 'key' ? 'API key' : 'family'}; retry after ${decision.retryAfterSeconds} seconds.`);
+    }
+}
 
 /** Per key and per family, with the limits of the family's plan (plans.yaml → rate-limits.yaml). */
-export const rateLimit: GatewayPolicy = async ({ request, credentials, policies, rateLimits }) => {
+export const rateLimit: GatewayPolicy = (context) => {
 
+    const { credentials, policies, rateLimits } = context;
     const plan = policies.plans.get(credentials.family.plan);
     const preset = plan && policies.rateLimits.get(plan.rate_limit);
     if (!preset) {
         return;             // cross-references are validated at load; nothing to enforce for an unknown plan
     }
 
-    const decision = await rateLimits.hit([
+    const decision = rateLimits.hit([
         { policy: 'key', subject: credentials.key.id, limit: preset.per_key.limit, windowSeconds: preset.per_key.window_seconds },
         { policy: 'family', subject: credentials.family.familyLongId, limit: preset.per_family.limit, windowSeconds: preset.per_family.window_seconds }
     ]);
 
-    request.app.rateLimit = decision;
-    if (!decision.allowed) {
-        throw apiError(429, 'rate_limited', `Rate limit exceeded for this ${decision.tightest.rule.policy === 'key' ? 'API key' : 'family'}; retry after ${decision.retryAfterSeconds} seconds.`);
-    }
+    // The in-process store decides at once; the Redis store after its round-trip.
+    return 'then' in decision ? decision.then((decided) => enforce(context, decided)) : enforce(context, decision);
 };

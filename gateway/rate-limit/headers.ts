@@ -32,8 +32,17 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
     return headers;
 }
 
+// Policy names are few ('key', 'family'), and a request through the gateway formats them in every header.
+const quotedNames = new Map<string, string>();
+
 // A structured-field String: quoted, with backslash and double quote escaped.
 function structuredString(value: string): string {
 
-    return `"${value.replace(/[\\"]/g, '\\$&')}"`;
+    let quoted = quotedNames.get(value);
+    if (quoted === undefined) {
+        quoted = `"${value.replace(/[\\"]/g, '\\$&')}"`;
+        quotedNames.set(value, quoted);
+    }
+
+    return quoted;
 }

@@ -27,7 +27,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
         return this.counters.size;
     }
 
-    async hit(rules: RateLimitRule[]): Promise<RateLimitDecision> {
+    hit(rules: RateLimitRule[]): RateLimitDecision {
 
         if (this.closed) {
             throw new Error('MemoryRateLimitStore is closed');

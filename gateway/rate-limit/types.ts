@@ -31,7 +31,10 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimitStore {
-    /** Checks a request against every rule at once; counts it against all of them only if all allow it. */
-    hit(rules: RateLimitRule[]): Promise<RateLimitDecision>;
+    /**
+     * Checks a request against every rule at once; counts it against all of them only if all allow it.
+     * Synchronous where the counters are in this process.
+     */
+    hit(rules: RateLimitRule[]): RateLimitDecision | Promise<RateLimitDecision>;
     close(): Promise<void>;
 }

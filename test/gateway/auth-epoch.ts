@@ -1,10 +1,12 @@
+import ChildProcess from 'child_process';
 import Crypto from 'crypto';
 import Path from 'path';
 
 import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import { LocalAuthEpoch, RedisAuthEpoch, type AuthEpoch } from '../../gateway/auth-epoch';
+import { RedisAuthEpoch, type AuthEpoch } from '../../gateway/auth-epoch';
+import { LocalAuthEpoch } from '../../gateway/local-auth-epoch';
 import { connectRedis, type RedisClient } from '../../lib/redis';
 import { deleteRedisKeys } from '../helpers/scratch-services';
 import { scratchDirectory, testRedisUrl } from '../helpers/server';
@@ -21,42 +23,90 @@ async function countedMoves(epoch: AuthEpoch): Promise<{ moves: () => number; st
     return { moves: () => moves, stop };
 }
 
-describe('LocalAuthEpoch.subscribe()', () => {
+/** Bumps the epoch of `marker` from another process, as the operator CLI does, and resolves once that process has exited. */
+function bumpFromAnotherProcess(marker: string): Promise<void> {
 
-    it('tells of this process\'s bump at once, and once only', async () => {
+    const script = `new (require(${JSON.stringify(require.resolve('../../gateway/local-auth-epoch'))}).LocalAuthEpoch)(${JSON.stringify(marker)}).bump()`;
+    return new Promise((resolve, reject) => {
 
-        const epoch = new LocalAuthEpoch(Path.join(scratchDirectory(), 'auth-epoch'));
-        const { moves, stop } = await countedMoves(epoch);
-        await epoch.bump();
-        expect(moves()).to.equal(1);
-
-        // The marker file's poll sees the same move: it is not told twice.
-        await new Promise((resolve) => setTimeout(resolve, 600));
-        expect(moves()).to.equal(1);
-        stop();
-        await epoch.close();
+        ChildProcess.execFile(process.execPath, ['-e', script], (error) => error ? reject(error) : resolve());
     });
+}
 
-    it('tells of a bump by another process sharing the marker file (the CLI)', async () => {
+describe('LocalAuthEpoch', () => {
 
-        const marker = Path.join(scratchDirectory(), 'auth-epoch');
-        const server = new LocalAuthEpoch(marker);
-        const cli = new LocalAuthEpoch(marker);
-        const { moves } = await countedMoves(server);
+    const watched = [true, false];
 
-        await cli.bump();
-        await until(() => moves() === 1, 'the marker file\'s change to be noticed');
-        await server.close();
-    });
+    for (const watch of watched) {
+        describe(watch ? 'watching its marker (Linux)' : 'reading its marker at every call (elsewhere)', () => {
 
-    it('stops telling once unsubscribed', async () => {
+            const open = (marker = Path.join(scratchDirectory(), 'epoch', 'auth-epoch')) => new LocalAuthEpoch(marker, { watch });
 
-        const epoch = new LocalAuthEpoch(Path.join(scratchDirectory(), 'auth-epoch'));
-        const { moves, stop } = await countedMoves(epoch);
-        stop();
-        await epoch.bump();
-        expect(moves()).to.equal(0);
-    });
+            it('moves at once after another process bumped it, before anything else is awaited', async () => {
+
+                const marker = Path.join(scratchDirectory(), 'epoch', 'auth-epoch');
+                const epoch = open(marker);
+                const before = epoch.current();
+                expect(epoch.current()).to.equal(before);
+
+                // The child's exit reaches this process after its change of the marker: the next read must see the change.
+                await bumpFromAnotherProcess(marker);
+                expect(epoch.current()).to.not.equal(before);
+                await epoch.close();
+            });
+
+            it('moves at once for every instance of this process sharing the marker', async () => {
+
+                const marker = Path.join(scratchDirectory(), 'epoch', 'auth-epoch');
+                const [a, b] = [open(marker), open(marker)];
+                const before = b.current();
+                await a.bump();
+                expect(b.current()).to.not.equal(before);
+                await a.close();
+
+                // Closing one instance leaves the other's view of the marker working.
+                const middle = b.current();
+                await bumpFromAnotherProcess(marker);
+                expect(b.current()).to.not.equal(middle);
+                await b.close();
+            });
+
+            it('tells a subscriber of this process\'s bump at once, and once only', async () => {
+
+                const epoch = open();
+                const { moves, stop } = await countedMoves(epoch);
+                await epoch.bump();
+                expect(moves()).to.equal(1);
+
+                // The watch (or the poll) sees the same move: it is not told twice.
+                await new Promise((resolve) => setTimeout(resolve, 600));
+                expect(moves()).to.equal(1);
+                stop();
+                await epoch.close();
+            });
+
+            it('tells a subscriber of a bump by another process sharing the marker (the CLI)', async () => {
+
+                const marker = Path.join(scratchDirectory(), 'epoch', 'auth-epoch');
+                const epoch = open(marker);
+                const { moves } = await countedMoves(epoch);
+
+                await bumpFromAnotherProcess(marker);
+                await until(() => moves() === 1, 'the marker file\'s change to be noticed');
+                await epoch.close();
+            });
+
+            it('stops telling once unsubscribed', async () => {
+
+                const epoch = open();
+                const { moves, stop } = await countedMoves(epoch);
+                stop();
+                await epoch.bump();
+                expect(moves()).to.equal(0);
+                await epoch.close();
+            });
+        });
+    }
 });
 
 describe('RedisAuthEpoch.subscribe()', { skip: !testRedisUrl }, () => {
