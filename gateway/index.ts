@@ -104,16 +104,24 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
             return h.continue;
         });
 
-        // Every answered request of a key, whatever its status, counts towards its family's usage.
+        // Every answered request of a key, whatever its status, counts towards its family's usage,
+        // by route as declared (a HEAD request counts with its GET route).
+        const routeLabels = new WeakMap<object, string>();
         server.events.on('response', (request: Request) => {
 
             const credentials = request.auth.credentials as unknown as ApiKeyCredentials | null;
             if (request.auth.isAuthenticated && groups.has(request.auth.strategy ?? '') && credentials?.key) {
+                let route = routeLabels.get(request.route);
+                if (route === undefined) {
+                    route = `${request.route.method.toUpperCase()} ${request.route.path}`;
+                    routeLabels.set(request.route, route);
+                }
+
                 options.usageMeter.count({
                     keyId: credentials.key.id,
                     familyLongId: credentials.family.familyLongId,
                     routeGroup: request.auth.strategy!,
-                    route: `${request.method.toUpperCase()} ${request.route.path}`,
+                    route,
                     statusCode: request.raw.res.statusCode
                 });
             }

@@ -38,9 +38,18 @@ export function hourOf(ms: number): number {
     return Math.floor(ms / hourMs);
 }
 
+const statusClasses: readonly StatusClass[] = ['2xx', '2xx', '2xx', '3xx', '4xx', '5xx'];
+
+/** 1xx counts with 2xx; anything past 5xx with 5xx. */
 export function statusClassOf(statusCode: number): StatusClass {
 
-    return `${Math.min(5, Math.max(2, Math.floor(statusCode / 100)))}xx` as StatusClass;
+    return statusClasses[Math.min(5, Math.floor(statusCode / 100))];
+}
+
+/** What makes two counts one row of `usage_counters` (its unique key). */
+function countId(hour: number, keyId: string, routeGroup: string, route: string, statusClass: StatusClass): string {
+
+    return `${hour}\n${keyId}\n${routeGroup}\n${route}\n${statusClass}`;
 }
 
 export interface UsageMeterOptions {
@@ -68,15 +77,15 @@ export class UsageMeter {
 
     count(request: MeteredRequest): void {
 
-        this.add({
-            hour: hourOf(request.at ?? Date.now()),
-            keyId: request.keyId,
-            familyLongId: request.familyLongId,
-            routeGroup: request.routeGroup,
-            route: request.route,
-            statusClass: statusClassOf(request.statusCode),
-            requests: 1
-        });
+        const hour = hourOf(request.at ?? Date.now());
+        const statusClass = statusClassOf(request.statusCode);
+        const pending = this.pending.get(countId(hour, request.keyId, request.routeGroup, request.route, statusClass));
+        if (pending) {
+            ++pending.requests;         // the common case: one more request like one already counted, no allocation
+            return;
+        }
+
+        this.add({ hour, keyId: request.keyId, familyLongId: request.familyLongId, routeGroup: request.routeGroup, route: request.route, statusClass, requests: 1 });
     }
 
     start(): void {
@@ -155,7 +164,7 @@ export class UsageMeter {
 
     private add(count: Count): void {
 
-        const id = [count.hour, count.keyId, count.routeGroup, count.route, count.statusClass].join('\n');
+        const id = countId(count.hour, count.keyId, count.routeGroup, count.route, count.statusClass);
         const pending = this.pending.get(id);
         if (pending) {
             pending.requests += count.requests;

@@ -37,12 +37,18 @@ export class MemoryRateLimitStore implements RateLimitStore {
         this.sweepExpired(now);
 
         const windows = rules.map((rule) => currentWindow(rule, now));
-        const usage = windows.map((window) => ({ used: this.counters.get(window.id)?.count ?? 0, ttlMs: window.msUntilReset }));
-        const decision = decide(rules, usage);
+        const counters = windows.map((window) => this.counters.get(window.id));
+        const decision = decide(rules, windows.map((window, i) => ({ used: counters[i]?.count ?? 0, ttlMs: window.msUntilReset })));
         if (decision.allowed) {
             windows.forEach((window, i) => {
 
-                this.counters.set(window.id, { count: usage[i].used + 1, expiresAt: now + window.msUntilReset });
+                const counter = counters[i];
+                if (counter) {
+                    ++counter.count;
+                }
+                else {
+                    this.counters.set(window.id, { count: 1, expiresAt: now + window.msUntilReset });
+                }
             });
         }
 

@@ -31,7 +31,7 @@ export const sitePlugin: Plugin<SiteOptions> = {
         await registerSessionStrategy(server, options, { password: options.cookiePassword, secure });
         await registerCsrf(server, secure);
         await registerViews(server);
-        server.ext('onPreResponse', pageResponses(secure));
+        server.ext('onPreResponse', pageResponses(secure), { sandbox: 'plugin' });        // the site's own routes only
         server.ext('onPreStart', () => assertPagesSignedIn(server));
 
         server.route([

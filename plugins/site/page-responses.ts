@@ -42,10 +42,6 @@ export function pageResponses(secure: boolean): Lifecycle.Method {
     const headers = securityHeaders(secure);
     return (request: Request, h: ResponseToolkit) => {
 
-        if (request.route.realm.plugin !== 'site') {
-            return h.continue;
-        }
-
         const answer = request.response;
         let response = answer;
         if (Boom.isBoom(answer)) {
