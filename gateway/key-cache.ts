@@ -4,17 +4,23 @@ interface Entry {
     credentials: ApiKeyCredentials;
     epoch: string;
     expiresAt: number;
+    /** When the entry last moved to the most recently used end. */
+    touchedAt: number;
 }
+
+// Moving an entry to the recent end costs a delete and an insert; once a second per key is recent enough for eviction.
+const touchIntervalMs = 1000;
 
 /**
  * Verified keys, so a known key costs no database round-trip. An entry
  * is only good under the auth epoch it was loaded in; the age limit is a safety net.
- * Least recently used entries go first when full.
+ * Least recently used entries go first when full (to the second).
  */
 export class KeyCache {
     private readonly entries = new Map<string, Entry>();
 
-    constructor(private readonly maxEntries = 10_000, private readonly maxAgeMilliseconds = 10 * 60_000) {}
+    /** @param now the clock in ms; tests inject one. */
+    constructor(private readonly maxEntries = 10_000, private readonly maxAgeMilliseconds = 10 * 60_000, private readonly now: () => number = Date.now) {}
 
     get(token: string, epoch: string): ApiKeyCredentials | undefined {
 
@@ -23,19 +29,26 @@ export class KeyCache {
             return undefined;
         }
 
-        this.entries.delete(token);
-        if (entry.epoch !== epoch || entry.expiresAt < Date.now()) {
+        const now = this.now();
+        if (entry.epoch !== epoch || entry.expiresAt < now) {
+            this.entries.delete(token);
             return undefined;
         }
 
-        this.entries.set(token, entry);          // most recently used last
+        if (now - entry.touchedAt >= touchIntervalMs) {
+            entry.touchedAt = now;
+            this.entries.delete(token);
+            this.entries.set(token, entry);          // most recently used last
+        }
+
         return entry.credentials;
     }
 
     set(token: string, epoch: string, credentials: ApiKeyCredentials): void {
 
+        const now = this.now();
         this.entries.delete(token);
-        this.entries.set(token, { credentials, epoch, expiresAt: Date.now() + this.maxAgeMilliseconds });
+        this.entries.set(token, { credentials, epoch, expiresAt: now + this.maxAgeMilliseconds, touchedAt: now });
         if (this.entries.size > this.maxEntries) {
             this.entries.delete(this.entries.keys().next().value!);
         }
