@@ -1,4 +1,4 @@
-import { currentWindow, decide } from './decide';
+import { currentWindow, decide, type CurrentWindow, type WindowUsage } from './decide';
 import type { RateLimitDecision, RateLimitRule, RateLimitStore } from './types';
 
 interface Counter {
@@ -36,20 +36,29 @@ export class MemoryRateLimitStore implements RateLimitStore {
         const now = this.now();
         this.sweepExpired(now);
 
-        const windows = rules.map((rule) => currentWindow(rule, now));
-        const counters = windows.map((window) => this.counters.get(window.id));
-        const decision = decide(rules, windows.map((window, i) => ({ used: counters[i]?.count ?? 0, ttlMs: window.msUntilReset })));
-        if (decision.allowed) {
-            windows.forEach((window, i) => {
+        // Plain loops: this runs on every request through the gateway.
+        const windows: CurrentWindow[] = [];
+        const counters: (Counter | undefined)[] = [];
+        const usage: WindowUsage[] = [];
+        for (const rule of rules) {
+            const window = currentWindow(rule, now);
+            const counter = this.counters.get(window.id);
+            windows.push(window);
+            counters.push(counter);
+            usage.push({ used: counter?.count ?? 0, ttlMs: window.msUntilReset });
+        }
 
+        const decision = decide(rules, usage);
+        if (decision.allowed) {
+            for (let i = 0; i < windows.length; ++i) {
                 const counter = counters[i];
                 if (counter) {
                     ++counter.count;
                 }
                 else {
-                    this.counters.set(window.id, { count: 1, expiresAt: now + window.msUntilReset });
+                    this.counters.set(windows[i].id, { count: 1, expiresAt: now + windows[i].msUntilReset });
                 }
-            });
+            }
         }
 
         return decision;
