@@ -21,8 +21,7 @@ type Direction = 'asc' | 'desc';
  */
 function recordSource(resource: ResourceDeclaration, options: RecordsContext, extensions?: RecordExtensions): RecordSource {
 
-    const sequelize = options.models.Family.sequelize!;
-    return { resource, dialect: sequelize.getDialect(), find: listedRecords(sequelize, resource, extensions) };
+    return { resource, dialect: options.models.Family.sequelize!.getDialect(), find: listedRecords(options.lists, resource, extensions) };
 }
 
 /** A format other than JSON: the whole list goes to the formats plugin as a streamed export. */

@@ -7,6 +7,7 @@ import type { ResourceRecord } from '../../models/resource-record';
 import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
 import { RecordExtensions, type RecordExtension } from './extensions';
 import { aggregateHandler, resourceHandlers } from './handlers';
+import { listReader, type ListReader } from './list-readers';
 import { aggregateQuerySchema, createPayloadSchema, listQuerySchema, updatePayloadSchema } from './schemas';
 import { serializeRecord, type SerializedRecord } from './serialize';
 import { createRecord, type CreateOptions, type RunInTransaction } from './writes';
@@ -18,8 +19,8 @@ export interface RecordsOptions {
     publicBaseUrl: string;
 }
 
-/** The options, plus what other plugins added through `extend()`: what the handlers work with. */
-export type RecordsContext = RecordsOptions & { extensions: RecordExtensions };
+/** The options, plus what other plugins added through `extend()` and the list reader: what the handlers work with. */
+export type RecordsContext = RecordsOptions & { extensions: RecordExtensions; lists: ListReader };
 
 /**
  * What the records plugin offers other plugins (`server.plugins.records`), so they
@@ -84,7 +85,9 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
 
         const listFormats: ListFormats = (resource) => ['json', ...formats.exportFormatsOf(resource)];
         const aggregateFormats = [...new Set(resourceNames.flatMap((name) => listFormats(resources[name])))];
-        const options: RecordsContext = { ...registered, extensions: new RecordExtensions() };
+        const options: RecordsContext = { ...registered, extensions: new RecordExtensions(), lists: listReader(registered.models.Family.sequelize!) };
+        // Added before the deployment's own onPostStop, which closes the database: hapi runs them in that order.
+        server.ext('onPostStop', () => options.lists.close());
         for (const name of resourceNames) {
             server.route(resourceRoutes(name, options, listFormats));
         }

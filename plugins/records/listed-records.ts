@@ -1,18 +1,16 @@
-import type { Sequelize } from 'sequelize';
-import { QueryTypes } from 'sequelize';
-
 import { recordColumns, type ResourceDeclaration } from '../../models/resources';
 import type { RecordExtensions } from './extensions';
+import type { ListReader } from './list-readers';
 import { listColumns, type Statement } from './list-sql';
 import type { RecordRow, SerializedRecord } from './serialize';
 
 /**
- * Runs list statements (list-sql.ts) of one resource and turns their JSON rows into records as
+ * Reads list statements (list-sql.ts) of one resource and turns their JSON rows into records as
  * the API shows them. The SQL already gave every value its API form (numbers as numbers, ISO
  * timestamps), so a record is its shown columns, copied in order; the stored-file columns that
  * follow are for other plugins' extensions only (a gallery item's URL).
  */
-export function listedRecords(sequelize: Sequelize, resource: ResourceDeclaration, extensions?: RecordExtensions): (statement: Statement) => Promise<SerializedRecord[]> {
+export function listedRecords(reader: ListReader, resource: ResourceDeclaration, extensions?: RecordExtensions): (statement: Statement) => Promise<SerializedRecord[]> {
 
     const columns = listColumns(resource);
     const shown = recordColumns(resource).length;
@@ -30,9 +28,7 @@ export function listedRecords(sequelize: Sequelize, resource: ResourceDeclaratio
 
     return async (statement) => {
 
-        // Raw SQL with double-quoted names: Sequelize's SQLite dialect adds a PRAGMA table_info query to a SELECT naming a `table`.
-        const [{ rows }] = await sequelize.query<{ rows: string }>(statement.sql, { bind: statement.bind, type: QueryTypes.SELECT, raw: true });
-        const listed = JSON.parse(rows) as unknown[][];
+        const listed = JSON.parse(await reader.read(statement)) as unknown[][];
         if (!extensions?.serializes(resource.name)) {
             return listed.map(recordOf);
         }

@@ -1,6 +1,8 @@
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
+import Pg from 'pg';
+import Sqlite3 from 'sqlite3';
 
 import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { bom, insertPersons } from './helpers';
@@ -25,26 +27,51 @@ describe('streamed exports', () => {
 
     /**
      * Calls `seen` before each query of the persons table while `work` runs; what it throws, the
-     * query throws. Lists are raw SQL (no model hooks), so this watches the connection's queries.
+     * query fails with. Lists run on the drivers themselves (a prepared SQLite statement, a pg
+     * client), so this watches the drivers.
      */
     async function watchingPersonQueries<T>(seen: () => void, work: () => Promise<T>): Promise<T> {
 
-        const sequelize = server.app.services.sequelize;
-        const query = sequelize.query;
-        sequelize.query = ((sql: string, options?: object) => {
+        const ofPersons = (sql: string) => sql.includes('FROM "persons"');
+        const all = Sqlite3.Statement.prototype.all;
+        const query = Pg.Client.prototype.query;
+        Sqlite3.Statement.prototype.all = function (this: Sqlite3.Statement & { sql: string }, ...args: unknown[]) {
 
-            if (sql.includes('FROM "persons"')) {
-                seen();
+            const callback = args[args.length - 1] as (error: Error | null, rows?: unknown[]) => void;
+            try {
+                if (ofPersons(this.sql)) {
+                    seen();
+                }
+            }
+            catch (error) {
+                callback(error as Error);
+                return this;
             }
 
-            return query.call(sequelize, sql, options);
-        }) as typeof query;
+            return (all as (...values: unknown[]) => Sqlite3.Statement).apply(this, args);
+        };
+
+        Pg.Client.prototype.query = function (this: Pg.Client, config: unknown, ...rest: unknown[]) {
+
+            const text = typeof config === 'string' ? config : (config as { text?: string }).text ?? '';
+            if (ofPersons(text)) {
+                try {
+                    seen();
+                }
+                catch (error) {
+                    return Promise.reject(error);
+                }
+            }
+
+            return (query as (...values: unknown[]) => unknown).call(this, config, ...rest);
+        } as typeof query;
 
         try {
             return await work();
         }
         finally {
-            sequelize.query = query;
+            Sqlite3.Statement.prototype.all = all;
+            Pg.Client.prototype.query = query;
         }
     }
 
