@@ -21,7 +21,8 @@ type Direction = 'asc' | 'desc';
  */
 function recordSource(resource: ResourceDeclaration, options: RecordsContext, extensions?: RecordExtensions): RecordSource {
 
-    return { resource, dialect: options.models.Family.sequelize!.getDialect(), find: listedRecords(options.lists, resource, extensions) };
+    const dialect = options.models.Family.sequelize!.getDialect();
+    return { resource, dialect, find: listedRecords(options.lists, dialect, resource, extensions) };
 }
 
 /** A format other than JSON: the whole list goes to the formats plugin as a streamed export. */

@@ -1,20 +1,30 @@
 import { recordColumns, type ResourceDeclaration } from '../../models/resources';
+import { timestampFields } from './cursor';
 import type { RecordExtensions } from './extensions';
 import type { ListReader } from './list-readers';
 import { listColumns, type Statement } from './list-sql';
 import type { RecordRow, SerializedRecord } from './serialize';
+import { sqlDialects } from './sql-dialects';
 
 /**
  * Reads list statements (list-sql.ts) of one resource and turns their JSON rows into records as
- * the API shows them. The SQL already gave every value its API form (numbers as numbers, ISO
- * timestamps), so a record is its shown columns, copied in order; the stored-file columns that
- * follow are for other plugins' extensions only (a gallery item's URL).
+ * the API shows them. JSON already gives every value but the timestamps its API form (numbers as
+ * numbers), so a record is its shown columns, copied in order, with the timestamps made ISO
+ * (sql-dialects.ts); the stored-file columns that follow are for other plugins' extensions only
+ * (a gallery item's URL).
  */
-export function listedRecords(reader: ListReader, resource: ResourceDeclaration, extensions?: RecordExtensions): (statement: Statement) => Promise<SerializedRecord[]> {
+export function listedRecords(reader: ListReader, dialectName: string, resource: ResourceDeclaration, extensions?: RecordExtensions): (statement: Statement) => Promise<SerializedRecord[]> {
 
+    const dialect = sqlDialects[dialectName];
     const columns = listColumns(resource);
     const shown = recordColumns(resource).length;
-    const recordOf = (values: readonly unknown[]): SerializedRecord => {
+    const timestamps = columns.flatMap((name, index) => (timestampFields.has(name) ? [index] : []));
+    /** The record of a row's values; it also makes the values' timestamps ISO, for rowOf() after it. */
+    const recordOf = (values: unknown[]): SerializedRecord => {
+
+        for (const index of timestamps) {
+            values[index] = dialect.isoTimestamp(values[index] as string);
+        }
 
         const record = {} as SerializedRecord;
         for (let index = 0; index < shown; index++) {
@@ -24,7 +34,7 @@ export function listedRecords(reader: ListReader, resource: ResourceDeclaration,
         return record;
     };
 
-    const rowOf = (values: readonly unknown[]): RecordRow => Object.fromEntries(columns.map((name, index) => [name, values[index]]));
+    const rowOf = (values: unknown[]): RecordRow => Object.fromEntries(columns.map((name, index) => [name, values[index]]));
 
     return async (statement) => {
 
@@ -33,6 +43,10 @@ export function listedRecords(reader: ListReader, resource: ResourceDeclaration,
             return listed.map(recordOf);
         }
 
-        return listed.map((values) => extensions.serialize(resource.name, rowOf(values), recordOf(values)));
+        return listed.map((values) => {
+
+            const record = recordOf(values);
+            return extensions.serialize(resource.name, rowOf(values), record);
+        });
     };
 }

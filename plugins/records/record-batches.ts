@@ -4,7 +4,7 @@ import { listStatement, type ListOptions, type Statement } from './list-sql';
 import { sortValue, type SerializedRecord } from './serialize';
 
 /** How many records an export reads per query: small enough to stream, large enough to be cheap. */
-export const exportBatchSize = 500;
+export const exportBatchSize = 2000;
 
 /** Where a list reads from: one resource's table, in the API's serialisation. */
 export interface RecordSource {

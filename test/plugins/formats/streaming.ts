@@ -4,6 +4,7 @@ import type { Server } from '@hapi/hapi';
 import Pg from 'pg';
 import Sqlite3 from 'sqlite3';
 
+import { exportBatchSize } from '../../../plugins/records/record-batches';
 import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { bom, insertPersons } from './helpers';
 
@@ -111,7 +112,7 @@ describe('streamed exports', () => {
             }
 
             const batches = queries();
-            expect(batches).to.equal(count / 500);                              // read in keyset batches of 500
+            expect(batches).to.equal(count / exportBatchSize);                  // read in keyset batches
             expect(queriesAtFirstBytes, 'batches read when the first bytes arrived').to.be.below(batches / 2);
             expect(lines).to.equal(count);                                      // the header and 100,000 rows: CRLF between lines
             expect(lastLine).to.contain(`Person ${count - 1},Lindqvist`);
@@ -122,7 +123,7 @@ describe('streamed exports', () => {
     it('cuts the connection, logs and carries on when the database fails part-way through an export', async () => {
 
         const family = await familyWithKey(server);
-        await insertPersons(server, family.familyLongId, 1200, (index) => ({ first_name: `Person ${index}`, last_name: 'Berg' }));
+        await insertPersons(server, family.familyLongId, exportBatchSize + 200, (index) => ({ first_name: `Person ${index}`, last_name: 'Berg' }));
 
         let queries = 0;
         const failSecondBatch = () => {
