@@ -66,8 +66,7 @@ function afterCursor(resource: ResourceDeclaration, cursor: Cursor, dialect: Sql
 
 /**
  * One keyset page of a list as a single row holding the page's records as JSON text (`rows`):
- * an array per record, its values in listColumns() order, the timestamps already in the API's
- * ISO form. Always scoped to the family; every value bound, never written into the SQL. One JSON
+ * an array per record, its values in listColumns() order. Always scoped to the family; every value bound, never written into the SQL. One JSON
  * text costs the database drivers a fraction of what a row object per record does.
  */
 export function listStatement(resource: ResourceDeclaration, options: ListOptions, dialectName: string, limit: number): Statement {
@@ -95,7 +94,7 @@ export function listStatement(resource: ResourceDeclaration, options: ListOption
 
     const direction = options.direction === 'desc' ? 'DESC' : 'ASC';
     const order = `${column(resource, options.sort)} ${direction} NULLS LAST, "id" ${direction}`;
-    const values = listColumns(resource).map((name) => (timestampFields.has(name) ? dialect.timestampText(quoted(name)) : quoted(name)));
+    const values = listColumns(resource).map(quoted);
     const page = `SELECT * FROM ${quoted(resource.table)} WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ${parameter(limit)}`;
     return { sql: `SELECT ${dialect.jsonRows(values, order)} AS "rows" FROM (${page}) AS "page"`, bind };
 }

@@ -9,8 +9,7 @@ export interface SqlDialect {
     containsText(column: string, parameter: string): string;
     /** The value to bind for containsText(). */
     containsTextValue(text: string): string;
-    /** What a list selects of a timestamp column; isoTimestamp() turns the value into the API's ISO 8601 text (UTC, milliseconds). */
-    timestampText(column: string): string;
+    /** A timestamp column's value in a list's JSON as the API's ISO 8601 text (UTC, milliseconds). */
     isoTimestamp(value: string): string;
     /** A cursor's timestamp where the SQL compares it with a timestamp column. */
     timestampParameter(parameter: string): string;
@@ -28,7 +27,6 @@ const sqlite: SqlDialect = {
     containsTextValue: (text) => text,
     // Sequelize stores SQLite timestamps as text, `2026-11-21 09:00:00.123 +00:00`: rearranged here, which costs a
     // fraction of strftime() in the query; any other shape goes through Date.
-    timestampText: (column) => column,
     isoTimestamp: (value) => (value.length === 30 && value.endsWith(' +00:00') ? `${value.slice(0, 10)}T${value.slice(11, 23)}Z` : new Date(value).toISOString()),
     timestampParameter: (parameter) => parameter,
     // Compared as text, so the cursor takes the stored shape (Sequelize's, in UTC as every write here is).
@@ -37,13 +35,20 @@ const sqlite: SqlDialect = {
     jsonRows: (values, order) => `'[' || coalesce(group_concat(json_array(${values.join(', ')}), ',' ORDER BY ${order}), '') || ']'`
 };
 
+const postgresUtcTimestamp = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?\+00:00$/;
+
 const postgres: SqlDialect = {
     // ILIKE's escape character is the backslash unless the SQL names another.
     containsText: (column, parameter) => `${column} ILIKE ${parameter}`,
     containsTextValue: (text) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`,
-    // Milliseconds, cut rather than rounded, as a JavaScript Date keeps them.
-    timestampText: (column) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-    isoTimestamp: (value) => value,
+    // JSON shows a timestamptz in the session's zone, which Sequelize sets to UTC: `2026-11-21T09:00:00.12+00:00`, the
+    // fraction trimmed of zeros or absent. Padded or cut to milliseconds here (cut, as a JavaScript Date keeps them),
+    // which costs a fraction of to_char() in the query; any other shape goes through Date.
+    isoTimestamp: (value) => {
+
+        const utc = postgresUtcTimestamp.exec(value);
+        return utc ? `${utc[1]}.${(utc[2] ?? '').padEnd(3, '0').slice(0, 3)}Z` : new Date(value).toISOString();
+    },
     timestampParameter: (parameter) => `${parameter}::timestamptz`,
     timestampValue: (iso) => iso,
     // Cast to text: the reader parses the JSON itself, alike on both databases. No rows: NULL, not [].
