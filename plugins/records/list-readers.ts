@@ -21,7 +21,7 @@ export interface ListReader {
 }
 
 /** How many distinct list statements a reader keeps prepared (a query's shape: sort, filters, search words, cursor). */
-const preparedLimit = 200;
+export const preparedLimit = 200;
 
 /** SQLite: one prepared statement per SQL text on Sequelize's connection, reused with new values. */
 function sqliteListReader(sequelize: Sequelize): ListReader {
