@@ -1,12 +1,12 @@
-import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
+import type { Request, ResponseToolkit } from '@hapi/hapi';
 
 import { apiError } from '../../lib/errors';
 import { resourceNames, resources, type ResourceDeclaration } from '../../models/resources';
 import { apiCredentials, effectiveResources } from '../../gateway/scopes';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { ListOptions } from './list-sql';
-import { listedJsonPages, listedRecords } from './listed-records';
-import { cursorAfter, exportedRecords, readJsonPage, readPage, type RecordSource } from './record-batches';
+import { listedRecords } from './listed-records';
+import { cursorAfter, exportedRecords, readPage, type RecordSource } from './record-batches';
 import { filtersOf } from './schemas';
 import type { RecordExtensions } from './extensions';
 import { serializeRecord } from './serialize';
@@ -22,27 +22,7 @@ type Direction = 'asc' | 'desc';
 function recordSource(resource: ResourceDeclaration, options: RecordsContext, extensions?: RecordExtensions): RecordSource {
 
     const dialect = options.models.Family.sequelize!.getDialect();
-    return { resource, dialect, find: listedRecords(options.lists, dialect, resource, extensions), findJson: listedJsonPages(options.lists) };
-}
-
-/*
- * A JSON list page. One whose records no other plugin adds to is JSON text the database wrote,
- * spliced into the body: parsing it into records only to serialise them again cost a third of
- * a list request.
- */
-async function jsonList(h: ResponseToolkit, pages: RecordSource, extensions: RecordExtensions, listOptions: ListOptions, limit: number): Promise<{ response: ResponseObject; nextCursor: string | null }> {
-
-    const resource = pages.resource.name;
-    if (extensions.serializes(resource)) {
-        const { records: data, more } = await readPage(pages, listOptions, limit);
-        const nextCursor = more ? encodeCursor(cursorAfter(listOptions, data[data.length - 1])) : null;
-        return { response: h.response({ data, meta: { resource, count: data.length, next_cursor: nextCursor } }), nextCursor };
-    }
-
-    const page = await readJsonPage(pages, listOptions, limit);
-    const nextCursor = page.next ? encodeCursor(page.next) : null;
-    const meta = JSON.stringify({ resource, count: page.count, next_cursor: nextCursor });
-    return { response: h.response(`{"data":${page.data},"meta":${meta}}`).type('application/json; charset=utf-8'), nextCursor };
+    return { resource, dialect, find: listedRecords(options.lists, dialect, resource, extensions) };
 }
 
 /** A format other than JSON: the whole list goes to the formats plugin as a streamed export. */
@@ -83,7 +63,10 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
                 return h.exportRecords({ format: query.format, familyName: credentials.family.name, aggregate: false, sections: [{ resource, rows: exportedRecords(exports, listOptions, query.limit) }] });
             }
 
-            const { response, nextCursor } = await jsonList(h, pages, options.extensions, listOptions, query.limit);
+            const { records: data, more } = await readPage(pages, listOptions, query.limit);
+            const nextCursor = more ? encodeCursor(cursorAfter(listOptions, data[data.length - 1])) : null;
+
+            const response = h.response({ data, meta: { resource: resource.name, count: data.length, next_cursor: nextCursor } });
             if (nextCursor) {
                 const next = new URLSearchParams(request.url.search);
                 next.set('cursor', nextCursor);

@@ -7,20 +7,18 @@ import type { Database, Statement as PreparedStatement } from 'sqlite3';
 import type { Statement } from './list-sql';
 
 /**
- * Runs list statements (list-sql.ts: each answers one row of JSON text and counts) on the database
+ * Runs list statements (list-sql.ts: one row, one `rows` column of JSON text) on the database
  * driver itself. A list page is the hottest query of the API, and Sequelize's query path
  * (connection handling, hooks, result processing, and on SQLite a statement prepared and
  * finalised for every query, three round trips to the driver's thread) cost more main-thread
  * time than the rest of the request. Connections still come from Sequelize.
  */
 export interface ListReader {
-    /** The statement's one row. */
-    read(statement: Statement): Promise<StatementRow>;
+    /** The statement's JSON text. */
+    read(statement: Statement): Promise<string>;
     /** Releases what the reader holds on its connections; before the database closes. */
     close(): Promise<void>;
 }
-
-export type StatementRow = Readonly<Record<string, unknown>>;
 
 /** How many distinct list statements a reader keeps prepared (a query's shape: sort, filters, search words, cursor). */
 export const preparedLimit = 200;
@@ -66,11 +64,9 @@ function sqliteListReader(sequelize: Sequelize): ListReader {
         async read({ sql, bind }) {
 
             const statement = await statementFor(sql);
-            // By name: SQLite numbers parameters in the order the SQL first names them, not by their digits.
-            const values = Object.fromEntries(bind.map((value, index) => [`$${index + 1}`, value]));
             // all(), not get(): a statement left before its end would hold the connection's read snapshot open.
-            const rows = await new Promise<StatementRow[]>((resolve, reject) => statement.all(values, (error, result: StatementRow[]) => (error ? reject(error) : resolve(result))));
-            return rows[0];
+            const rows = await new Promise<{ rows: string }[]>((resolve, reject) => statement.all(bind, (error, result: { rows: string }[]) => (error ? reject(error) : resolve(result))));
+            return rows[0].rows;
         },
         async close() {
 
@@ -109,8 +105,8 @@ function postgresListReader(sequelize: Sequelize): ListReader {
 
             const client = await sequelize.connectionManager.getConnection({ type: 'read' }) as Client;
             try {
-                const result = await client.query<StatementRow>({ name: nameOf(sql), text: sql, values: bind });
-                return result.rows[0];
+                const result = await client.query<{ rows: string }>({ name: nameOf(sql), text: sql, values: bind });
+                return result.rows[0].rows;
             }
             finally {
                 sequelize.connectionManager.releaseConnection(client);

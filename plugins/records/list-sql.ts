@@ -64,8 +64,20 @@ function afterCursor(resource: ResourceDeclaration, cursor: Cursor, dialect: Sql
     return `((${field}, "id") ${beyond} (${parameter(cursor.value)}, ${parameter(cursor.id)}) OR ${field} IS NULL)`;
 }
 
-/** The rows of one keyset page, `limit` at most, in list order: always scoped to the family; every value bound. */
-function pageRows(resource: ResourceDeclaration, options: ListOptions, dialect: SqlDialect, limit: string, parameter: (value: unknown) => string): { sql: string; order: string } {
+/**
+ * One keyset page of a list as a single row holding the page's records as JSON text (`rows`):
+ * an array per record, its values in listColumns() order. Always scoped to the family; every value bound, never written into the SQL. One JSON
+ * text costs the database drivers a fraction of what a row object per record does.
+ */
+export function listStatement(resource: ResourceDeclaration, options: ListOptions, dialectName: string, limit: number): Statement {
+
+    const dialect = sqlDialects[dialectName];
+    const bind: unknown[] = [];
+    const parameter = (value: unknown) => {
+
+        bind.push(value);
+        return `$${bind.length}`;
+    };
 
     const conditions = [`"family_long_id" = ${parameter(options.familyLongId)}`];
     for (const [name, value] of Object.entries(options.filters)) {
@@ -82,54 +94,7 @@ function pageRows(resource: ResourceDeclaration, options: ListOptions, dialect: 
 
     const direction = options.direction === 'desc' ? 'DESC' : 'ASC';
     const order = `${column(resource, options.sort)} ${direction} NULLS LAST, "id" ${direction}`;
-    return { sql: `SELECT * FROM ${quoted(resource.table)} WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ${limit}`, order };
-}
-
-/** A statement's bound values and the function that binds one more, answering its placeholder. */
-function parameters(): { bind: unknown[]; parameter: (value: unknown) => string } {
-
-    const bind: unknown[] = [];
-    return {
-        bind,
-        parameter: (value) => {
-
-            bind.push(value);
-            return `$${bind.length}`;
-        }
-    };
-}
-
-/**
- * One keyset page of a list as a single row holding the page's records as JSON text (`rows`):
- * an array per record, its values in listColumns() order. One JSON text costs the database
- * drivers a fraction of what a row object per record does.
- */
-export function listStatement(resource: ResourceDeclaration, options: ListOptions, dialectName: string, limit: number): Statement {
-
-    const dialect = sqlDialects[dialectName];
-    const { bind, parameter } = parameters();
-    const page = pageRows(resource, options, dialect, parameter(limit), parameter);
-    const rows = dialect.jsonArrayOfRows(dialect.jsonArray(listColumns(resource).map(quoted)), page.order);
-    return { sql: `SELECT ${rows} AS "rows" FROM (${page.sql}) AS "page"`, bind };
-}
-
-/**
- * A JSON page of a list as the API sends it, written by the database: one row of `data` (the
- * text of the array of up to `limit` records, each a JSON object of the API's columns in its
- * order, timestamps ISO), `found` (how many records the page read, up to `limit` + 1: more than
- * `limit` means more follow) and `last` (when more follow, the JSON array of the last record's
- * sort value and id, for the next cursor). The records never become JavaScript objects.
- */
-export function jsonPageStatement(resource: ResourceDeclaration, options: ListOptions, dialectName: string, limit: number): Statement {
-
-    const dialect = sqlDialects[dialectName];
-    const { bind, parameter } = parameters();
-    const shown = parameter(limit);
-    const page = pageRows(resource, options, dialect, `${shown} + 1`, parameter);
-    const apiValue = (name: string) => (timestampFields.has(name) ? dialect.isoTimestampSql(quoted(name)) : quoted(name));
-    const record = dialect.jsonObject(recordColumns(resource).map((name) => [name, apiValue(name)] as const));
-    const data = dialect.jsonArrayOfRows(record, '"n"', `"n" <= ${shown}`);
-    const last = `max(CASE WHEN "n" = ${shown} THEN ${dialect.jsonArray([apiValue(options.sort), '"id"'])} END)`;
-    const numbered = `SELECT *, row_number() OVER (ORDER BY ${page.order}) AS "n" FROM (${page.sql}) AS "page"`;
-    return { sql: `SELECT ${data} AS "data", count(*) AS "found", ${last} AS "last" FROM (${numbered}) AS "numbered"`, bind };
+    const values = listColumns(resource).map(quoted);
+    const page = `SELECT * FROM ${quoted(resource.table)} WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ${parameter(limit)}`;
+    return { sql: `SELECT ${dialect.jsonRows(values, order)} AS "rows" FROM (${page}) AS "page"`, bind };
 }

@@ -37,7 +37,7 @@ export function listedRecords(reader: ListReader, dialectName: string, resource:
 
     return async (statement) => {
 
-        const listed = JSON.parse((await reader.read(statement)).rows as string) as unknown[][];
+        const listed = JSON.parse(await reader.read(statement)) as unknown[][];
         if (!extensions?.serializes(resource.name)) {
             return listed.map(recordOf);
         }
@@ -47,25 +47,5 @@ export function listedRecords(reader: ListReader, dialectName: string, resource:
             const record = recordOf(values);
             return extensions.serialize(resource.name, rowOf(values), record);
         });
-    };
-}
-
-/** A JSON page as the database wrote it (list-sql.ts jsonPageStatement()). */
-export interface ListedJsonPage {
-    /** The text of the JSON array of the page's records. */
-    data: string;
-    /** Records read: one more than the page holds when more follow. */
-    found: number;
-    /** When more follow, the last record's sort value and id. */
-    last: [string | number | null, string] | null;
-}
-
-/** Reads JSON page statements. */
-export function listedJsonPages(reader: ListReader): (statement: Statement) => Promise<ListedJsonPage> {
-
-    return async (statement) => {
-
-        const row = await reader.read(statement);
-        return { data: row.data as string, found: Number(row.found), last: row.last === null ? null : JSON.parse(row.last as string) };
     };
 }

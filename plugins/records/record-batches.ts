@@ -1,7 +1,6 @@
 import type { ResourceDeclaration } from '../../models/resources';
 import type { Cursor } from './cursor';
-import { jsonPageStatement, listStatement, type ListOptions, type Statement } from './list-sql';
-import type { ListedJsonPage } from './listed-records';
+import { listStatement, type ListOptions, type Statement } from './list-sql';
 import { sortValue, type SerializedRecord } from './serialize';
 
 /** How many records an export reads per query: small enough to stream, large enough to be cheap. */
@@ -13,8 +12,6 @@ export interface RecordSource {
     dialect: string;
     /** The records a list statement finds, serialised. */
     find(statement: Statement): Promise<SerializedRecord[]>;
-    /** The page a JSON page statement finds, as the database wrote it. */
-    findJson(statement: Statement): Promise<ListedJsonPage>;
 }
 
 export interface Page {
@@ -28,23 +25,6 @@ export async function readPage(source: RecordSource, options: ListOptions, limit
 
     const records = await source.find(listStatement(source.resource, options, source.dialect, limit + 1));
     return { records: records.slice(0, limit), more: records.length > limit };
-}
-
-/** A page as JSON text, written by the database: for a JSON list whose records no extension adds to. */
-export interface JsonPage {
-    /** The text of the JSON array of the page's records. */
-    data: string;
-    count: number;
-    /** Where the next page starts, when more records follow. */
-    next?: Cursor;
-}
-
-/** One keyset page (see readPage()) as JSON text. */
-export async function readJsonPage(source: RecordSource, options: ListOptions, limit: number): Promise<JsonPage> {
-
-    const { data, found, last } = await source.findJson(jsonPageStatement(source.resource, options, source.dialect, limit));
-    const next = found > limit && last ? { sort: options.sort, direction: options.direction, value: last[0], id: last[1] } : undefined;
-    return { data, count: Math.min(found, limit), next };
 }
 
 /** The cursor that continues a list after `record`. */

@@ -2,19 +2,17 @@ import type { Server } from '@hapi/hapi';
 import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import { fieldNamesWhere, resourceNames } from '../../../models/resources';
+import { fieldNamesWhere } from '../../../models/resources';
 import { persons } from '../../../models/resources/persons';
 import { encodeCursor } from '../../../plugins/records/cursor';
-import { jsonPageStatement, listStatement, type ListOptions } from '../../../plugins/records/list-sql';
+import { listStatement, type ListOptions } from '../../../plugins/records/list-sql';
 import { familyWithKey, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
-import { bodyOf, dataOf, expectError, insertRecord, nextMillisecond, storedValues, type Body } from './fixtures';
+import { bodyOf, dataOf, expectError, nextMillisecond, type Body } from './fixtures';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
 
 /** Text a careless SQL builder would break on: quotes, a backslash, LIKE wildcards and a statement of its own. */
-const omitSigned = ({ url: _url, url_expires_at: _expires, ...record }: Body) => record;
-
 const hostile = `O'Brien "Bob" \\ 100% _x_ '); DELETE FROM persons; --`;
 
 describe('listStatement()', () => {
@@ -29,20 +27,18 @@ describe('listStatement()', () => {
     };
 
     for (const dialect of ['sqlite', 'postgres']) {
-        for (const statement of [listStatement, jsonPageStatement]) {
-            it(`${statement.name}() binds every value on ${dialect}, scoping to the family first: none is written into the SQL`, () => {
+        it(`binds every value on ${dialect}, scoping to the family first: none is written into the SQL`, () => {
 
-                const { sql, bind } = statement(persons, options, dialect, 26);
-                expect(sql).to.not.contain('marker');
-                expect(sql).to.not.contain('Brien');
-                const family = /FROM "persons" WHERE "family_long_id" = \$(\d+) AND/.exec(sql);
-                expect(bind[Number(family![1]) - 1]).to.equal('fam_marker_family');
-                expect(bind).to.include(['marker_filter', hostile, 'marker_cursor_value', 'marker_cursor_id', 26]);
-                // One parameter per search word, whatever the number of searchable fields it is matched against.
-                expect(bind.filter((value) => String(value).includes('markersearch'))).to.have.length(2);
-                expect(Math.max(...sql.match(/\$\d+/g)!.map((placeholder) => Number(placeholder.slice(1))))).to.equal(bind.length);
-            });
-        }
+            const { sql, bind } = listStatement(persons, options, dialect, 26);
+            expect(sql).to.not.contain('marker');
+            expect(sql).to.not.contain('Brien');
+            expect(sql).to.contain('WHERE "family_long_id" = $1 AND');
+            expect(bind[0]).to.equal('fam_marker_family');
+            expect(bind).to.include(['marker_filter', hostile, 'marker_cursor_value', 'marker_cursor_id', 26]);
+            // One parameter per search word, whatever the number of searchable fields it is matched against.
+            expect(bind.filter((value) => String(value).includes('markersearch'))).to.have.length(2);
+            expect(sql.match(/\$\d+/g)!.map((placeholder) => Number(placeholder.slice(1))).sort((a, b) => a - b).at(-1)).to.equal(bind.length);
+        });
     }
 
     it('refuses a sort or filter column the resource does not declare', () => {
@@ -139,23 +135,6 @@ describe(`list reading on ${testVariant}`, () => {
 
         const cursor = encodeCursor({ sort: 'created_at', direction: 'asc', value: `2026-01-01' OR '1'='1`, id: 'per_' });
         expectError(await family.inject('GET', `/api/v1/persons?cursor=${cursor}`), 400, 'invalid_request', 'cursor');
-    });
-
-    it('lists every resource\'s records exactly as it reads each one, whether the database or the records plugin writes the JSON', async () => {
-
-        for (const name of resourceNames) {
-            for (let variant = 0; variant < 3; variant++) {
-                await insertRecord(server, family.familyLongId, name, storedValues(name, variant));
-            }
-
-            const listed = dataOf(await family.inject('GET', `/api/v1/${name}?limit=2`)) as Body[];
-            expect(listed).to.have.length(2);
-            for (const record of listed) {
-                const read = dataOf(await family.inject('GET', `/api/v1/${name}/${record.id}`));
-                // A gallery URL is signed afresh, with its own expiry, for every response.
-                expect(omitSigned(record)).to.equal(omitSigned(read));
-            }
-        }
     });
 
     it('reads every searchable field of the declaration', () => {
