@@ -64,8 +64,10 @@ function sqliteListReader(sequelize: Sequelize): ListReader {
         async read({ sql, bind }) {
 
             const statement = await statementFor(sql);
+            // By name: SQLite numbers parameters in the order the SQL first names them, not by their digits.
+            const values = Object.fromEntries(bind.map((value, index) => [`$${index + 1}`, value]));
             // all(), not get(): a statement left before its end would hold the connection's read snapshot open.
-            const rows = await new Promise<{ rows: string }[]>((resolve, reject) => statement.all(bind, (error, result: { rows: string }[]) => (error ? reject(error) : resolve(result))));
+            const rows = await new Promise<{ rows: string }[]>((resolve, reject) => statement.all(values, (error, result: { rows: string }[]) => (error ? reject(error) : resolve(result))));
             return rows[0].rows;
         },
         async close() {
