@@ -66,8 +66,9 @@ function afterCursor(resource: ResourceDeclaration, cursor: Cursor, dialect: Sql
 
 /**
  * One keyset page of a list as a single row holding the page's records as JSON text (`rows`):
- * an array per record, its values in listColumns() order. Always scoped to the family; every value bound, never written into the SQL. One JSON
- * text costs the database drivers a fraction of what a row object per record does.
+ * an array per record, its values in listColumns() order. Always scoped to the family; every
+ * value bound, never written into the SQL. One JSON text costs the database drivers a fraction
+ * of what a row object per record does.
  */
 export function listStatement(resource: ResourceDeclaration, options: ListOptions, dialectName: string, limit: number): Statement {
 
