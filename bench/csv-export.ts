@@ -1,5 +1,5 @@
 /*
- * A CSV export of 100,000 persons through real HTTP — the whole gateway, keyset batches of 500
+ * A CSV export of 100,000 persons through real HTTP — the whole gateway, keyset batches of 2,000
  * read from the database, the CSV renderer (@json2csv/node's streaming transform), chunked
  * HTTP to a client in a worker thread — against the same renderer converting the same 100,000
  * records already held in memory, in one run, on the embedded SQLite default and on PostgreSQL

@@ -68,6 +68,9 @@ export const storedFileColumns: Readonly<Record<string, FieldDeclaration>> = {
     sha256: { type: 'string', max: 64, writable: false, description: 'SHA-256 of the file, lower-case hex.' }
 };
 
+/** A record's columns as the API shows them, in its order: `id`, the declared fields, then the system fields. */
+export const recordColumns = (resource: ResourceDeclaration): string[] => ['id', ...Object.keys(resource.fields), 'revision', 'created_at', 'updated_at'];
+
 export const isWritable = (field: FieldDeclaration): boolean => field.writable !== false;
 
 export const fieldNamesWhere = (resource: ResourceDeclaration, test: (field: FieldDeclaration) => boolean | undefined): string[] => {

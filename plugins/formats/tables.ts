@@ -1,11 +1,8 @@
 /* What every table-shaped export (CSV, HTML, PDF) shows, derived from the resource declarations. */
-import type { ResourceDeclaration } from '../../models/resources';
+import { recordColumns, type ResourceDeclaration } from '../../models/resources';
 
 /** The columns of a resource's table, in the order the API serialises a record. */
-export function columnsOf(resource: ResourceDeclaration): string[] {
-
-    return ['id', ...Object.keys(resource.fields), 'revision', 'created_at', 'updated_at'];
-}
+export const columnsOf = recordColumns;
 
 /** The columns of several resources in one table: `resource`, then every resource's columns once, in declaration order. */
 export function unionColumnsOf(resources: readonly ResourceDeclaration[]): string[] {

@@ -24,6 +24,12 @@ export class RecordExtensions {
         this.byResource.set(resource, [...this.of(resource), extension]);
     }
 
+    /** Whether any extension adds values to the resource's records. */
+    serializes(resource: ResourceName): boolean {
+
+        return this.of(resource).some((extension) => extension.serialize);
+    }
+
     serialize(resource: ResourceName, row: RecordRow, serialized: SerializedRecord): SerializedRecord {
 
         for (const extension of this.of(resource)) {

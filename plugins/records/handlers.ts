@@ -4,28 +4,25 @@ import { apiError } from '../../lib/errors';
 import { resourceNames, resources, type ResourceDeclaration } from '../../models/resources';
 import { apiCredentials, effectiveResources } from '../../gateway/scopes';
 import { decodeCursor, encodeCursor } from './cursor';
-import type { ListOptions } from './list-query';
+import type { ListOptions } from './list-sql';
+import { listedRecords } from './listed-records';
 import { cursorAfter, exportedRecords, readPage, type RecordSource } from './record-batches';
 import { filtersOf } from './schemas';
 import type { RecordExtensions } from './extensions';
-import { serializeRecord, serializeRow, type RecordRow } from './serialize';
+import { serializeRecord } from './serialize';
 import { createRecord, deleteRecord, updateRecord, type WriteContext } from './writes';
 import type { RecordsContext } from '.';
 
 type Direction = 'asc' | 'desc';
 
 /**
- * Where a resource's lists read from: plain rows. A JSON page shows records with what other
- * plugins' extensions add; an export shows the declared fields only.
+ * Where a resource's lists read from. A JSON page shows records with what other plugins'
+ * extensions add; an export shows the declared fields only.
  */
 function recordSource(resource: ResourceDeclaration, options: RecordsContext, extensions?: RecordExtensions): RecordSource {
 
-    const model = options.models.records[resource.name];
-    return {
-        resource,
-        dialect: options.models.Family.sequelize!.getDialect(),
-        find: async (query) => (await model.findAll({ ...query, raw: true })).map((row) => serializeRow(resource, row as unknown as RecordRow, extensions))
-    };
+    const dialect = options.models.Family.sequelize!.getDialect();
+    return { resource, dialect, find: listedRecords(options.lists, dialect, resource, extensions) };
 }
 
 /** A format other than JSON: the whole list goes to the formats plugin as a streamed export. */

@@ -1,19 +1,17 @@
-import type { Order, WhereOptions } from 'sequelize';
-
 import type { ResourceDeclaration } from '../../models/resources';
 import type { Cursor } from './cursor';
-import { listQuery, type ListOptions } from './list-query';
+import { listStatement, type ListOptions, type Statement } from './list-sql';
 import { sortValue, type SerializedRecord } from './serialize';
 
 /** How many records an export reads per query: small enough to stream, large enough to be cheap. */
-export const exportBatchSize = 500;
+export const exportBatchSize = 2000;
 
 /** Where a list reads from: one resource's table, in the API's serialisation. */
 export interface RecordSource {
     resource: ResourceDeclaration;
     dialect: string;
-    /** The rows a query finds, serialised. */
-    find(query: { where: WhereOptions; order: Order; limit: number }): Promise<SerializedRecord[]>;
+    /** The records a list statement finds, serialised. */
+    find(statement: Statement): Promise<SerializedRecord[]>;
 }
 
 export interface Page {
@@ -25,8 +23,7 @@ export interface Page {
 /** One keyset page: up to `limit` records after `options.after`. */
 export async function readPage(source: RecordSource, options: ListOptions, limit: number): Promise<Page> {
 
-    const { where, order } = listQuery(source.resource, options, source.dialect);
-    const records = await source.find({ where, order, limit: limit + 1 });
+    const records = await source.find(listStatement(source.resource, options, source.dialect, limit + 1));
     return { records: records.slice(0, limit), more: records.length > limit };
 }
 

@@ -1,7 +1,10 @@
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
+import Pg from 'pg';
+import Sqlite3 from 'sqlite3';
 
+import { exportBatchSize } from '../../../plugins/records/record-batches';
 import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { bom, insertPersons } from './helpers';
 
@@ -23,22 +26,61 @@ describe('streamed exports', () => {
 
     after(() => server.stop());
 
-    /** Counts the queries of the persons table while `work` runs. */
-    async function countingPersonQueries<T>(work: (queries: () => number) => Promise<T>): Promise<T> {
+    /**
+     * Calls `seen` before each query of the persons table while `work` runs; what it throws, the
+     * query fails with. Lists run on the drivers themselves (a prepared SQLite statement, a pg
+     * client), so this watches the drivers.
+     */
+    async function watchingPersonQueries<T>(seen: () => void, work: () => Promise<T>): Promise<T> {
 
-        const model = server.app.services.models.records.persons;
-        let queries = 0;
-        model.addHook('afterFind', 'count-export-batches', () => {
+        const ofPersons = (sql: string) => sql.includes('FROM "persons"');
+        const all = Sqlite3.Statement.prototype.all;
+        const query = Pg.Client.prototype.query;
+        Sqlite3.Statement.prototype.all = function (this: Sqlite3.Statement & { sql: string }, ...args: unknown[]) {
 
-            queries += 1;
-        });
+            const callback = args[args.length - 1] as (error: Error | null, rows?: unknown[]) => void;
+            try {
+                if (ofPersons(this.sql)) {
+                    seen();
+                }
+            }
+            catch (error) {
+                callback(error as Error);
+                return this;
+            }
+
+            return (all as (...values: unknown[]) => Sqlite3.Statement).apply(this, args);
+        };
+
+        Pg.Client.prototype.query = function (this: Pg.Client, config: unknown, ...rest: unknown[]) {
+
+            const text = typeof config === 'string' ? config : (config as { text?: string }).text ?? '';
+            if (ofPersons(text)) {
+                try {
+                    seen();
+                }
+                catch (error) {
+                    return Promise.reject(error);
+                }
+            }
+
+            return (query as (...values: unknown[]) => unknown).call(this, config, ...rest);
+        } as typeof query;
 
         try {
-            return await work(() => queries);
+            return await work();
         }
         finally {
-            model.removeHook('afterFind', 'count-export-batches');
+            Sqlite3.Statement.prototype.all = all;
+            Pg.Client.prototype.query = query;
         }
+    }
+
+    /** Counts the queries of the persons table while `work` runs. */
+    function countingPersonQueries<T>(work: (queries: () => number) => Promise<T>): Promise<T> {
+
+        let queries = 0;
+        return watchingPersonQueries(() => void (queries += 1), () => work(() => queries));
     }
 
     it('sends 100,000 persons as CSV, the first bytes before the last batch is read', { timeout: 240_000 }, async () => {
@@ -70,7 +112,7 @@ describe('streamed exports', () => {
             }
 
             const batches = queries();
-            expect(batches).to.equal(count / 500);                              // read in keyset batches of 500
+            expect(batches).to.equal(count / exportBatchSize);                  // read in keyset batches
             expect(queriesAtFirstBytes, 'batches read when the first bytes arrived').to.be.below(batches / 2);
             expect(lines).to.equal(count);                                      // the header and 100,000 rows: CRLF between lines
             expect(lastLine).to.contain(`Person ${count - 1},Lindqvist`);
@@ -81,32 +123,33 @@ describe('streamed exports', () => {
     it('cuts the connection, logs and carries on when the database fails part-way through an export', async () => {
 
         const family = await familyWithKey(server);
-        await insertPersons(server, family.familyLongId, 1200, (index) => ({ first_name: `Person ${index}`, last_name: 'Berg' }));
+        await insertPersons(server, family.familyLongId, exportBatchSize + 200, (index) => ({ first_name: `Person ${index}`, last_name: 'Berg' }));
 
-        const model = server.app.services.models.records.persons;
         let queries = 0;
-        model.addHook('beforeFind', 'fail-second-batch', () => {
+        const failSecondBatch = () => {
 
             if (++queries === 2) {
                 throw new Error('database went away (simulated)');
             }
-        });
+        };
 
         // The deployment logs to stderr: keep those lines, to check them and to keep the test's output clean.
         const logged: string[] = [];
         const write = process.stderr.write;
         process.stderr.write = ((text: string) => logged.push(String(text)) > 0) as typeof process.stderr.write;
         try {
-            for (const format of ['csv', 'html', 'pdf']) {
-                queries = 0;
-                // The 200 may or may not have reached the client before the cut; the body never completes.
-                const download = fetchExport(server, family, `/api/v1/persons?format=${format}`).then((response) => response.arrayBuffer());
-                await expect(download).to.reject();
-            }
+            await watchingPersonQueries(failSecondBatch, async () => {
+
+                for (const format of ['csv', 'html', 'pdf']) {
+                    queries = 0;
+                    // The 200 may or may not have reached the client before the cut; the body never completes.
+                    const download = fetchExport(server, family, `/api/v1/persons?format=${format}`).then((response) => response.arrayBuffer());
+                    await expect(download).to.reject();
+                }
+            });
         }
         finally {
             process.stderr.write = write;
-            model.removeHook('beforeFind', 'fail-second-batch');
         }
 
         expect(logged.filter((line) => line.includes('[formats,error]')).map((line) => /\] (\w+ export of persons failed part-way: Error: database went away)/.exec(line)?.[1]))

@@ -1,3 +1,5 @@
+import Zlib from 'zlib';
+
 import type { Server } from '@hapi/hapi';
 import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
@@ -82,6 +84,24 @@ describe('records API v1 over HTTP', () => {
         const second = await request('GET', `/api/v1/trees?limit=2&sort=name&cursor=${meta.next_cursor}`, { key: own.key });
         expect((await second.json() as { data: unknown[] }).data).to.have.length(1);
         expect(second.headers.get('link')).to.equal(null);
+    });
+
+    it('compresses lists at zlib\'s fastest level when the client accepts gzip', async () => {
+
+        const lists = server.table().filter((entry) => entry.method === 'get' && /^\/api\/v1\/\w+$/.test(entry.path));
+        expect(lists.map((route) => route.path)).to.include(['/api/v1/persons', '/api/v1/all']);
+        for (const route of lists) {
+            expect(route.settings.compression, route.path).to.equal({ gzip: { level: 1 }, deflate: { level: 1 } });
+        }
+
+        for (let index = 0; index < 40; index++) {
+            expect((await family.inject('POST', '/api/v1/persons', createBody('persons', { variant: index }))).statusCode).to.equal(201);
+        }
+
+        const plain = await family.inject('GET', '/api/v1/persons?format=csv', undefined, { 'accept-encoding': 'identity' });
+        const gzipped = await family.inject('GET', '/api/v1/persons?format=csv', undefined, { 'accept-encoding': 'gzip' });
+        expect(gzipped.headers['content-encoding']).to.equal('gzip');
+        expect(Zlib.gunzipSync(gzipped.rawPayload).toString('utf8')).to.equal(plain.payload);
     });
 
     it('answers 401 invalid_key with WWW-Authenticate: Bearer without a key or with a wrong one', async () => {

@@ -1,0 +1,125 @@
+import Crypto from 'crypto';
+
+import type { Client } from 'pg';
+import type { Sequelize } from 'sequelize';
+import type { Database, Statement as PreparedStatement } from 'sqlite3';
+
+import type { Statement } from './list-sql';
+
+/**
+ * Runs list statements (list-sql.ts: one row, one `rows` column of JSON text) on the database
+ * driver itself. A list page is the hottest query of the API, and Sequelize's query path
+ * (connection handling, hooks, result processing, and on SQLite a statement prepared and
+ * finalised for every query, three round trips to the driver's thread) cost more main-thread
+ * time than the rest of the request. Connections still come from Sequelize.
+ */
+export interface ListReader {
+    /** The statement's JSON text. */
+    read(statement: Statement): Promise<string>;
+    /** Releases what the reader holds on its connections; before the database closes. */
+    close(): Promise<void>;
+}
+
+/** How many distinct list statements a reader keeps prepared (a query's shape: sort, filters, search words, cursor). */
+export const preparedLimit = 200;
+
+/** SQLite: one prepared statement per SQL text on Sequelize's connection, reused with new values. */
+function sqliteListReader(sequelize: Sequelize): ListReader {
+
+    const prepared = new Map<string, Promise<PreparedStatement>>();
+    const prepare = async (sql: string): Promise<PreparedStatement> => {
+
+        const database = await sequelize.connectionManager.getConnection({ type: 'read' }) as Database;
+        return new Promise((resolve, reject) => {
+
+            const statement: PreparedStatement = database.prepare(sql, (error) => (error ? reject(error) : resolve(statement)));
+        });
+    };
+
+    const finalize = async (statement: Promise<PreparedStatement>) => {
+
+        const ready = await statement.catch(() => undefined);
+        await new Promise<void>((resolve) => (ready ? ready.finalize(() => resolve()) : resolve()));
+    };
+
+    const statementFor = (sql: string): Promise<PreparedStatement> => {
+
+        let statement = prepared.get(sql);
+        if (!statement) {
+            if (prepared.size >= preparedLimit) {
+                const [oldest, evicted] = prepared.entries().next().value as [string, Promise<PreparedStatement>];
+                prepared.delete(oldest);
+                void finalize(evicted);             // queued behind the statement's pending runs by the driver
+            }
+
+            statement = prepare(sql);
+            prepared.set(sql, statement);
+            statement.catch(() => prepared.delete(sql));
+        }
+
+        return statement;
+    };
+
+    return {
+        async read({ sql, bind }) {
+
+            const statement = await statementFor(sql);
+            // By name: SQLite numbers parameters in the order the SQL first names them, not by their digits.
+            const values = Object.fromEntries(bind.map((value, index) => [`$${index + 1}`, value]));
+            // all(), not get(): a statement left before its end would hold the connection's read snapshot open.
+            const rows = await new Promise<{ rows: string }[]>((resolve, reject) => statement.all(values, (error, result: { rows: string }[]) => (error ? reject(error) : resolve(result))));
+            return rows[0].rows;
+        },
+        async close() {
+
+            const statements = [...prepared.values()];
+            prepared.clear();
+            await Promise.all(statements.map(finalize));
+        }
+    };
+}
+
+/**
+ * PostgreSQL: a pooled connection per read, and a named (server-side prepared) statement per SQL
+ * text, so the server parses and plans each shape once per connection. The name is derived from
+ * the text: pg refuses one name for two texts on a connection.
+ */
+function postgresListReader(sequelize: Sequelize): ListReader {
+
+    const names = new Map<string, string>();
+    const nameOf = (sql: string) => {
+
+        let name = names.get(sql);
+        if (!name) {
+            if (names.size >= preparedLimit) {
+                names.clear();              // only a cache of the hashes: a name stays the same
+            }
+
+            name = `records_list_${Crypto.createHash('sha256').update(sql).digest('base64url').slice(0, 32)}`;
+            names.set(sql, name);
+        }
+
+        return name;
+    };
+
+    return {
+        async read({ sql, bind }) {
+
+            const client = await sequelize.connectionManager.getConnection({ type: 'read' }) as Client;
+            try {
+                const result = await client.query<{ rows: string }>({ name: nameOf(sql), text: sql, values: bind });
+                return result.rows[0].rows;
+            }
+            finally {
+                sequelize.connectionManager.releaseConnection(client);
+            }
+        },
+        async close() {
+            // Prepared statements end with their connections, which Sequelize closes.
+        }
+    };
+}
+
+const readers: Readonly<Record<string, (sequelize: Sequelize) => ListReader>> = { sqlite: sqliteListReader, postgres: postgresListReader };
+
+export const listReader = (sequelize: Sequelize): ListReader => readers[sequelize.getDialect()](sequelize);

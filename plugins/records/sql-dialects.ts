@@ -1,0 +1,58 @@
+/*
+ * What the list reader's SQL (list-sql.ts) writes differently on SQLite and PostgreSQL. Every
+ * value is a bound parameter (`$1`, `$2`…, the same placeholders on both); identifiers come
+ * from the resource declarations only.
+ */
+
+export interface SqlDialect {
+    /** A condition: the column contains the text bound at `parameter`, ignoring case, with no wildcards. */
+    containsText(column: string, parameter: string): string;
+    /** The value to bind for containsText(). */
+    containsTextValue(text: string): string;
+    /** A timestamp column's value in a list's JSON as the API's ISO 8601 text (UTC, milliseconds). */
+    isoTimestamp(value: string): string;
+    /** A cursor's timestamp where the SQL compares it with a timestamp column. */
+    timestampParameter(parameter: string): string;
+    /** The value to bind for timestampParameter(), from the API's ISO text. */
+    timestampValue(iso: string): string;
+    /** An aggregate: JSON text of an array holding one array of `values` per row, in `order`. */
+    jsonRows(values: readonly string[], order: string): string;
+}
+
+export const quoted = (identifier: string): string => `"${identifier}"`;
+
+const sqlite: SqlDialect = {
+    // instr() has no wildcards; lower() folds case as SQLite's LIKE does (ASCII only).
+    containsText: (column, parameter) => `instr(lower(${column}), lower(${parameter})) > 0`,
+    containsTextValue: (text) => text,
+    // Sequelize stores SQLite timestamps as text, `2026-11-21 09:00:00.123 +00:00`: rearranged here, which costs a
+    // fraction of strftime() in the query; any other shape goes through Date.
+    isoTimestamp: (value) => (value.length === 30 && value.endsWith(' +00:00') ? `${value.slice(0, 10)}T${value.slice(11, 23)}Z` : new Date(value).toISOString()),
+    timestampParameter: (parameter) => parameter,
+    // Compared as text, so the cursor takes the stored shape (Sequelize's, in UTC as every write here is).
+    timestampValue: (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 23)} +00:00`,
+    // Joined as text: the sorter of an ordered aggregate drops the JSON subtype, so json_group_array() would quote each array.
+    jsonRows: (values, order) => `'[' || coalesce(group_concat(json_array(${values.join(', ')}), ',' ORDER BY ${order}), '') || ']'`
+};
+
+const postgresUtcTimestamp = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?\+00:00$/;
+
+const postgres: SqlDialect = {
+    // ILIKE's escape character is the backslash unless the SQL names another.
+    containsText: (column, parameter) => `${column} ILIKE ${parameter}`,
+    containsTextValue: (text) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`,
+    // JSON shows a timestamptz in the session's zone, which Sequelize sets to UTC: `2026-11-21T09:00:00.12+00:00`, the
+    // fraction trimmed of zeros or absent. Padded or cut to milliseconds here (cut, as a JavaScript Date keeps them),
+    // which costs a fraction of to_char() in the query; any other shape goes through Date.
+    isoTimestamp: (value) => {
+
+        const utc = postgresUtcTimestamp.exec(value);
+        return utc ? `${utc[1]}.${(utc[2] ?? '').padEnd(3, '0').slice(0, 3)}Z` : new Date(value).toISOString();
+    },
+    timestampParameter: (parameter) => `${parameter}::timestamptz`,
+    timestampValue: (iso) => iso,
+    // Cast to text: the reader parses the JSON itself, alike on both databases. No rows: NULL, not [].
+    jsonRows: (values, order) => `coalesce(json_agg(json_build_array(${values.join(', ')}) ORDER BY ${order}), '[]')::text`
+};
+
+export const sqlDialects: Readonly<Record<string, SqlDialect>> = { sqlite, postgres };

@@ -1,0 +1,62 @@
+import type { Server } from '@hapi/hapi';
+import { expect } from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { persons } from '../../../models/resources/persons';
+import { listReader, preparedLimit } from '../../../plugins/records/list-readers';
+import { listStatement, type ListOptions } from '../../../plugins/records/list-sql';
+import { familyWithKey, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
+import { dataOf } from './fixtures';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+describe(`listReader() on ${testVariant}`, () => {
+
+    let server: Server;
+    let family: FamilyFixture;
+    let personId: string;
+
+    before(async () => {
+
+        server = await testServer();
+        family = await familyWithKey(server);
+        personId = dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Read', last_name: 'Directly', gender: 'female', birth_place: 'Lund' }), 201).id;
+    });
+
+    after(() => server.stop());
+
+    const options = (filters: Record<string, unknown>): ListOptions => ({ familyLongId: family.familyLongId, sort: 'created_at', direction: 'asc', filters });
+    const idsRead = async (reader: ReturnType<typeof listReader>, filters: Record<string, unknown>) => (JSON.parse(await reader.read(listStatement(persons, options(filters), testVariant, 10))) as unknown[][]).map((values) => values[0]);
+
+    it('answers more distinct statement shapes than it keeps prepared, and again after evicting them, then closes', async () => {
+
+        const reader = listReader(server.app.services.sequelize);
+        const filterable = ['first_name', 'last_name', 'birth_name', 'gender', 'birth_date', 'birth_place', 'death_date', 'death_place', 'tree_id'];
+        // Each subset of the filters is a statement of its own shape; every one that matches the person holds only matching values.
+        const values: Record<string, unknown> = { first_name: 'Read', last_name: 'Directly', gender: 'female', birth_place: 'Lund' };
+        const subsets = Array.from({ length: preparedLimit + 50 }, (_, index) => filterable.filter((_field, bit) => (index + 1) & (1 << bit)));
+        for (const subset of [...subsets, ...subsets.slice(0, 20)]) {
+            const filters = Object.fromEntries(subset.map((field) => [field, values[field] ?? 'other']));
+            expect(await idsRead(reader, filters)).to.equal(subset.every((field) => field in values) ? [personId] : []);
+        }
+
+        await reader.close();
+    });
+
+    it('reads the same statement concurrently', async () => {
+
+        const reader = listReader(server.app.services.sequelize);
+        const reads = await Promise.all(Array.from({ length: 20 }, () => idsRead(reader, { gender: 'female' })));
+        expect(reads).to.equal(Array.from({ length: 20 }, () => [personId]));
+        await reader.close();
+    });
+
+    it('fails a read whose SQL the database refuses, and reads on', async () => {
+
+        const reader = listReader(server.app.services.sequelize);
+        await expect(reader.read({ sql: 'SELECT no_such_column AS "rows" FROM "persons"', bind: [] })).to.reject();
+        expect(await idsRead(reader, {})).to.equal([personId]);
+        await reader.close();
+    });
+});

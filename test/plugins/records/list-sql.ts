@@ -1,0 +1,166 @@
+import type { Server } from '@hapi/hapi';
+import { expect } from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { fieldNamesWhere, resourceNames } from '../../../models/resources';
+import { persons } from '../../../models/resources/persons';
+import { encodeCursor } from '../../../plugins/records/cursor';
+import { listStatement, type ListOptions } from '../../../plugins/records/list-sql';
+import { familyWithKey, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
+import { bodyOf, dataOf, expectError, insertRecord, nextMillisecond, storedValues, type Body } from './fixtures';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+/** Text a careless SQL builder would break on: quotes, a backslash, LIKE wildcards and a statement of its own. */
+const omitSigned = ({ url: _url, url_expires_at: _expires, ...record }: Body) => record;
+
+const hostile = `O'Brien "Bob" \\ 100% _x_ '); DELETE FROM persons; --`;
+
+describe('listStatement()', () => {
+
+    const options: ListOptions = {
+        familyLongId: 'fam_marker_family',
+        search: 'markersearchone markersearchtwo',
+        sort: 'last_name',
+        direction: 'desc',
+        filters: { gender: 'marker_filter', birth_place: hostile },
+        after: { sort: 'last_name', direction: 'desc', value: 'marker_cursor_value', id: 'marker_cursor_id' }
+    };
+
+    for (const dialect of ['sqlite', 'postgres']) {
+        it(`binds every value on ${dialect}, scoping to the family first: none is written into the SQL`, () => {
+
+            const { sql, bind } = listStatement(persons, options, dialect, 26);
+            expect(sql).to.not.contain('marker');
+            expect(sql).to.not.contain('Brien');
+            expect(sql).to.contain('WHERE "family_long_id" = $1 AND');
+            expect(bind[0]).to.equal('fam_marker_family');
+            expect(bind).to.include(['marker_filter', hostile, 'marker_cursor_value', 'marker_cursor_id', 26]);
+            // One parameter per search word, whatever the number of searchable fields it is matched against.
+            expect(bind.filter((value) => String(value).includes('markersearch'))).to.have.length(2);
+            expect(sql.match(/\$\d+/g)!.map((placeholder) => Number(placeholder.slice(1))).sort((a, b) => a - b).at(-1)).to.equal(bind.length);
+        });
+    }
+
+    it('refuses a sort or filter column the resource does not declare', () => {
+
+        expect(() => listStatement(persons, { ...options, sort: 'family_long_id', after: undefined }, 'sqlite', 10)).to.throw('family_long_id is not a column of persons');
+        expect(() => listStatement(persons, { ...options, filters: { 'gender" = gender OR "1': 'x' } }, 'postgres', 10)).to.throw(/is not a column of persons/);
+    });
+});
+
+describe(`list reading on ${testVariant}`, () => {
+
+    let server: Server;
+    let family: FamilyFixture;
+    let other: FamilyFixture;
+    const ids: Record<string, string> = {};
+
+    before(async () => {
+
+        server = await testServer();
+        family = await familyWithKey(server);
+        other = await familyWithKey(server);
+        const people: [string, Body][] = [
+            ['hostile', { first_name: 'Hostile', last_name: hostile, birth_place: hostile }],
+            ['quote', { first_name: 'Quote', last_name: `O'Brien`, birth_place: 'Cork' }],
+            ['plain', { first_name: 'Plain', last_name: 'Smith', birth_place: 'Cork' }]
+        ];
+        for (const [label, values] of people) {
+            ids[label] = dataOf(await family.inject('POST', '/api/v1/persons', values), 201).id;
+            await nextMillisecond();
+        }
+
+        // Same names in the other family: a list must never show them.
+        for (const [, values] of people) {
+            dataOf(await other.inject('POST', '/api/v1/persons', values), 201);
+        }
+    });
+
+    after(() => server.stop());
+
+    const listedIds = async (url: string, by = family) => (dataOf(await by.inject('GET', url)) as Body[]).map((row) => row.id);
+
+    it('finds quotes, backslashes, wildcards and SQL in search text as plain text', async () => {
+
+        expect(await listedIds(`/api/v1/persons?search=${encodeURIComponent(`o'brien`)}`)).to.equal([ids.hostile, ids.quote]);
+        expect(await listedIds(`/api/v1/persons?search=${encodeURIComponent('"bob" \\ 100% _x_')}`)).to.equal([ids.hostile]);
+        expect(await listedIds(`/api/v1/persons?search=${encodeURIComponent(`'); DELETE FROM persons; --`)}`)).to.equal([ids.hostile]);
+        expect(await listedIds(`/api/v1/persons?search=${encodeURIComponent(`'x'`)}`)).to.equal([]);
+        expect(await listedIds('/api/v1/persons')).to.have.length(3);
+    });
+
+    it('matches filter values with quotes and SQL whole and literally', async () => {
+
+        expect(await listedIds(`/api/v1/persons?filter[birth_place]=${encodeURIComponent(hostile)}`)).to.equal([ids.hostile]);
+        expect(await listedIds(`/api/v1/persons?filter[last_name]=${encodeURIComponent(`O'Brien`)}`)).to.equal([ids.quote]);
+        expect(await listedIds(`/api/v1/persons?filter[last_name]=${encodeURIComponent(`O'Brien'`)}`)).to.equal([]);
+    });
+
+    it('takes a cursor value with quotes and SQL as a value to page after', async () => {
+
+        // last_name ascending: "O'Brien" < "O'Brien \"Bob\"…" < "Smith"; an id after every id, so the cursor's own name is passed.
+        const after = (value: string) => encodeCursor({ sort: 'last_name', direction: 'asc', value, id: 'per_zzzzzzzzzzzzzzzzzzzz' });
+        expect(await listedIds(`/api/v1/persons?sort=last_name&cursor=${after(`O'Brien`)}`)).to.equal([ids.hostile, ids.plain]);
+        expect(await listedIds(`/api/v1/persons?sort=last_name&cursor=${after(`'); DELETE FROM persons; --`)}`)).to.equal([ids.quote, ids.hostile, ids.plain]);
+        expect(await listedIds('/api/v1/persons')).to.have.length(3);
+    });
+
+    it('pages after timestamp cursors before and after every record, and answers an empty page without a cursor', async () => {
+
+        const after = (value: string) => encodeCursor({ sort: 'created_at', direction: 'asc', value, id: 'per_' });
+        expect(await listedIds(`/api/v1/persons?cursor=${after('1970-01-01T00:00:00.000Z')}`)).to.equal([ids.hostile, ids.quote, ids.plain]);
+
+        const response = await family.inject('GET', `/api/v1/persons?cursor=${after('2999-12-31T23:59:59.999Z')}`);
+        expect(bodyOf(response)).to.equal({ data: [], meta: { resource: 'persons', count: 0, next_cursor: null } });
+        expect(response.headers.link).to.not.exist();
+    });
+
+    it('pages after a timestamp cursor at a record\'s own time, as the API wrote it', async () => {
+
+        const [first, second] = dataOf(await family.inject('GET', '/api/v1/persons?limit=2')) as Body[];
+        const cursor = encodeCursor({ sort: 'created_at', direction: 'asc', value: first.created_at as string, id: first.id as string });
+        expect((await listedIds(`/api/v1/persons?cursor=${cursor}`))[0]).to.equal(second.id);
+    });
+
+    it('keeps another family\'s cursor from reaching past this family\'s records', async () => {
+
+        const page = bodyOf(await other.inject('GET', '/api/v1/persons?limit=1'));
+        expect(page.meta.next_cursor).to.be.a.string();
+        const continued = await listedIds(`/api/v1/persons?limit=10&cursor=${page.meta.next_cursor}`);
+        expect(continued.every((id) => Object.values(ids).includes(id as string))).to.be.true();
+        expect(await listedIds(`/api/v1/persons?limit=10&cursor=${page.meta.next_cursor}`, other)).to.have.length(2);
+    });
+
+    it('refuses a cursor whose value does not fit the sort field, before any SQL', async () => {
+
+        const cursor = encodeCursor({ sort: 'created_at', direction: 'asc', value: `2026-01-01' OR '1'='1`, id: 'per_' });
+        expectError(await family.inject('GET', `/api/v1/persons?cursor=${cursor}`), 400, 'invalid_request', 'cursor');
+    });
+
+    it('lists every resource\'s records exactly as it reads each one', async () => {
+
+        for (const name of resourceNames) {
+            for (let variant = 0; variant < 3; variant++) {
+                await insertRecord(server, family.familyLongId, name, storedValues(name, variant));
+            }
+
+            const listed = dataOf(await family.inject('GET', `/api/v1/${name}?limit=2`)) as Body[];
+            expect(listed).to.have.length(2);
+            for (const record of listed) {
+                const read = dataOf(await family.inject('GET', `/api/v1/${name}/${record.id}`));
+                // A gallery URL is signed afresh, with its own expiry, for every response.
+                expect(omitSigned(record)).to.equal(omitSigned(read));
+            }
+        }
+    });
+
+    it('reads every searchable field of the declaration', () => {
+
+        const { sql } = listStatement(persons, { familyLongId: family.familyLongId, search: 'word', sort: 'created_at', direction: 'asc', filters: {} }, testVariant, 1);
+        for (const field of fieldNamesWhere(persons, (declared) => declared.searchable)) {
+            expect(sql).to.contain(`"${field}"`);
+        }
+    });
+});

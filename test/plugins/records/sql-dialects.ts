@@ -1,0 +1,50 @@
+import { expect } from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { sqlDialects } from '../../../plugins/records/sql-dialects';
+
+export const lab = Lab.script();
+const { describe, it } = lab;
+
+describe('sqlDialects', () => {
+
+    describe('isoTimestamp()', () => {
+
+        it('rearranges SQLite\'s stored UTC text, and reads any other shape as a date', () => {
+
+            const { isoTimestamp } = sqlDialects.sqlite;
+            expect(isoTimestamp('2026-11-21 09:05:07.123 +00:00')).to.equal('2026-11-21T09:05:07.123Z');
+            expect(isoTimestamp('2026-11-21 09:05:07.123 +02:00')).to.equal('2026-11-21T07:05:07.123Z');
+            expect(isoTimestamp('2026-11-21 09:05:07 +00:00')).to.equal('2026-11-21T09:05:07.000Z');
+        });
+
+        it('pads or cuts PostgreSQL\'s JSON fraction to milliseconds, and reads any other zone as a date', () => {
+
+            const { isoTimestamp } = sqlDialects.postgres;
+            expect(isoTimestamp('2026-11-21T09:05:07.123+00:00')).to.equal('2026-11-21T09:05:07.123Z');
+            expect(isoTimestamp('2026-11-21T09:05:07.12+00:00')).to.equal('2026-11-21T09:05:07.120Z');
+            expect(isoTimestamp('2026-11-21T09:05:07+00:00')).to.equal('2026-11-21T09:05:07.000Z');
+            // Cut, not rounded: what a JavaScript Date made from the same value keeps.
+            expect(isoTimestamp('2026-11-21T09:05:07.123999+00:00')).to.equal(new Date('2026-11-21T09:05:07.123999Z').toISOString());
+            expect(isoTimestamp('2026-11-21T09:05:07.5+01:00')).to.equal('2026-11-21T08:05:07.500Z');
+        });
+    });
+
+    describe('timestampValue()', () => {
+
+        it('gives a SQLite cursor the stored shape, which compares as text', () => {
+
+            expect(sqlDialects.sqlite.timestampValue('2026-11-21T09:05:07.123Z')).to.equal('2026-11-21 09:05:07.123 +00:00');
+            expect(sqlDialects.postgres.timestampValue('2026-11-21T09:05:07.123Z')).to.equal('2026-11-21T09:05:07.123Z');
+        });
+    });
+
+    describe('containsTextValue()', () => {
+
+        it('escapes PostgreSQL\'s LIKE wildcards and escape character; SQLite\'s instr() needs none', () => {
+
+            expect(sqlDialects.postgres.containsTextValue('50%_a\\b')).to.equal('%50\\%\\_a\\\\b%');
+            expect(sqlDialects.sqlite.containsTextValue('50%_a\\b')).to.equal('50%_a\\b');
+        });
+    });
+});
