@@ -2,7 +2,11 @@ import type { RateLimitDecision, RateLimitRule, RateLimitState } from './types';
 
 /** The counter a rule uses right now and how long it has left. */
 export interface CurrentWindow {
-    /** `rl:<policy>:<subject>:<window start in ms>`; stores may prefix it. */
+    /**
+     * `rl:<policy>:<subject>:<window seconds>:<window start in ms>`; stores may prefix it. The length is part of it:
+     * when a policy edit changes a window's length, windows of both lengths can start at the same instant
+     * (every hour's first minute, for 60 s and 3,600 s), and must not share a count.
+     */
     id: string;
     msUntilReset: number;
 }
@@ -20,7 +24,7 @@ export function currentWindow(rule: RateLimitRule, nowMs: number): CurrentWindow
     const windowMs = rule.windowSeconds * 1000;
     const start = Math.floor(nowMs / windowMs) * windowMs;
     return {
-        id: `rl:${rule.policy}:${rule.subject}:${start}`,
+        id: `rl:${rule.policy}:${rule.subject}:${rule.windowSeconds}:${start}`,
         msUntilReset: start + windowMs - nowMs
     };
 }

@@ -37,7 +37,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     private scriptSha?: Promise<string>;
     private closed = false;
 
-    /** @param keyPrefix prepended to every key, e.g. the deployment's `fr:`; keys read `<prefix>rl:<policy>:<subject>:<window start>`. */
+    /** @param keyPrefix prepended to every key, e.g. the deployment's `fr:`; keys read `<prefix>rl:<policy>:<subject>:<window seconds>:<window start>`. */
     constructor(private readonly client: RedisClient, private readonly keyPrefix: string) {}
 
     async hit(rules: RateLimitRule[]): Promise<RateLimitDecision> {

@@ -75,6 +75,21 @@ describe('MemoryRateLimitStore', () => {
         expect((await store.hit([rule('key', 10, 60)])).tightest.resetSeconds).to.equal(1);
     });
 
+    it('counts a window anew when its length changes, even where both lengths start at the same instant', async () => {
+
+        const { store, clock } = openMemoryStore();
+        clock.now = epochHour + 30_000;                  // in the hour's first minute: the 60 s and 3,600 s windows both began at epochHour
+        const perMinute = rule('key', 1, 60);
+        expect((await store.hit([perMinute])).allowed).to.be.true();
+
+        // The same key after a policy edit from "1 a minute" to "1 an hour": its first request of the hour.
+        const perHour = { ...perMinute, windowSeconds: 3600 };
+        const decision = await store.hit([perHour]);
+        expect(decision.allowed).to.be.true();
+        expect(decision.tightest.count).to.equal(1);
+        expect((await store.hit([perHour])).allowed).to.be.false();
+    });
+
     it('sweeps counters of past windows', async () => {
 
         const { store, clock } = openMemoryStore();
@@ -127,13 +142,13 @@ describe('RedisRateLimitStore', { skip: !redisAnswers }, () => {
         expect(next.states.map((state) => state.count)).to.equal([50, 50]);
     });
 
-    it('names each counter by prefix, policy, subject and window start, expiring with its window', async () => {
+    it('names each counter by prefix, policy, subject, window length and start, expiring with its window', async () => {
 
         const keyRule = rule('key', 10, 3600);
         const now = Date.now();
         await new RedisRateLimitStore(client, keyPrefix).hit([keyRule]);
         const windowStart = Math.floor(now / 3_600_000) * 3_600_000;
-        const key = `${keyPrefix}rl:key:${keyRule.subject}:${windowStart}`;
+        const key = `${keyPrefix}rl:key:${keyRule.subject}:3600:${windowStart}`;
 
         expect(await client.get(key)).to.equal('1');
         const ttl = await client.pTTL(key);
