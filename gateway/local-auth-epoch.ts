@@ -6,7 +6,8 @@ import type { AuthEpoch } from './auth-epoch';
 
 const MOVED = 'moved';
 
-// Without a watch, how often a subscribed epoch looks at the marker file: well within the second a revocation may take.
+// How often a subscribed epoch also looks at the marker file, watched or not: well within the second a revocation may
+// take, and a watch that failed later (its 'error' event) leaves subscribers no worse off.
 const MARKER_POLL_MS = 250;
 
 /*
@@ -87,11 +88,6 @@ class MarkerFile extends EventEmitter {
         return version;
     }
 
-    get watching(): boolean {
-
-        return this.watcher !== undefined;
-    }
-
     private stopWatching(): void {
 
         this.watcher?.close();
@@ -149,7 +145,7 @@ export class LocalAuthEpoch implements AuthEpoch {
 
         this.listeners.add(listener);
         this.marker.on(MOVED, listener);
-        if (!this.marker.watching && !this.poll) {
+        if (!this.poll) {
             this.poll = setInterval(() => this.marker.refresh(), MARKER_POLL_MS);
             this.poll.unref();
         }
