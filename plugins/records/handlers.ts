@@ -7,6 +7,7 @@ import { decodeCursor, encodeCursor } from './cursor';
 import type { ListOptions } from './list-sql';
 import { listedRecords } from './listed-records';
 import { cursorAfter, exportedRecords, readPage, type RecordSource } from './record-batches';
+import { recordLinesReader } from './record-lines';
 import { filtersOf } from './schemas';
 import type { RecordExtensions } from './extensions';
 import { serializeRecord } from './serialize';
@@ -41,6 +42,22 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
         familyLongId: apiCredentials(request).family.familyLongId
     });
 
+    // A resource no extension adds to goes out as the database wrote its JSON; the others are built record by record.
+    // Asked at each request: other plugins extend the records API after it registered.
+    const recordLines = recordLinesReader(options.lists, pages.dialect, resource);
+    const jsonPage = async (listOptions: ListOptions, limit: number): Promise<{ body: string | object; nextCursor: string | null }> => {
+
+        if (!options.extensions.serializes(resource.name)) {
+            const { lines, count, lastBeforeMore } = await recordLines(listOptions, limit);
+            const nextCursor = lastBeforeMore ? encodeCursor(cursorAfter(listOptions, lastBeforeMore)) : null;
+            return { body: `{"data":[${lines}],"meta":${JSON.stringify({ resource: resource.name, count, next_cursor: nextCursor })}}`, nextCursor };
+        }
+
+        const { records: data, more } = await readPage(pages, listOptions, limit);
+        const nextCursor = more ? encodeCursor(cursorAfter(listOptions, data[data.length - 1])) : null;
+        return { body: { data, meta: { resource: resource.name, count: data.length, next_cursor: nextCursor } }, nextCursor };
+    };
+
     const recordUrl = (id: string) => `${options.publicBaseUrl}/api/v1/${resource.name}/${encodeURIComponent(id)}`;
 
     return {
@@ -63,10 +80,12 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
                 return h.exportRecords({ format: query.format, familyName: credentials.family.name, aggregate: false, sections: [{ resource, rows: exportedRecords(exports, listOptions, query.limit) }] });
             }
 
-            const { records: data, more } = await readPage(pages, listOptions, query.limit);
-            const nextCursor = more ? encodeCursor(cursorAfter(listOptions, data[data.length - 1])) : null;
+            const { body, nextCursor } = await jsonPage(listOptions, query.limit);
+            const response = h.response(body);
+            if (typeof body === 'string') {
+                response.type('application/json; charset=utf-8');
+            }
 
-            const response = h.response({ data, meta: { resource: resource.name, count: data.length, next_cursor: nextCursor } });
             if (nextCursor) {
                 const next = new URLSearchParams(request.url.search);
                 next.set('cursor', nextCursor);

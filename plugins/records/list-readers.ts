@@ -6,16 +6,22 @@ import type { Database, Statement as PreparedStatement } from 'sqlite3';
 
 import type { Statement } from './list-sql';
 
+/** What a list statement answers (list-sql.ts): one row, the page as JSON text and, from recordLinesStatement(), how many records it holds. */
+export interface ListedRow {
+    rows: string;
+    count?: number;
+}
+
 /**
- * Runs list statements (list-sql.ts: one row, one `rows` column of JSON text) on the database
+ * Runs list statements (list-sql.ts: one row of JSON text) on the database
  * driver itself. A list page is the hottest query of the API, and Sequelize's query path
  * (connection handling, hooks, result processing, and on SQLite a statement prepared and
  * finalised for every query, three round trips to the driver's thread) cost more main-thread
  * time than the rest of the request. Connections still come from Sequelize.
  */
 export interface ListReader {
-    /** The statement's JSON text. */
-    read(statement: Statement): Promise<string>;
+    /** The statement's one row. */
+    read(statement: Statement): Promise<ListedRow>;
     /** Releases what the reader holds on its connections; before the database closes. */
     close(): Promise<void>;
 }
@@ -67,8 +73,8 @@ function sqliteListReader(sequelize: Sequelize): ListReader {
             // By name: SQLite numbers parameters in the order the SQL first names them, not by their digits.
             const values = Object.fromEntries(bind.map((value, index) => [`$${index + 1}`, value]));
             // all(), not get(): a statement left before its end would hold the connection's read snapshot open.
-            const rows = await new Promise<{ rows: string }[]>((resolve, reject) => statement.all(values, (error, result: { rows: string }[]) => (error ? reject(error) : resolve(result))));
-            return rows[0].rows;
+            const rows = await new Promise<ListedRow[]>((resolve, reject) => statement.all(values, (error, result: ListedRow[]) => (error ? reject(error) : resolve(result))));
+            return rows[0];
         },
         async close() {
 
@@ -107,8 +113,8 @@ function postgresListReader(sequelize: Sequelize): ListReader {
 
             const client = await sequelize.connectionManager.getConnection({ type: 'read' }) as Client;
             try {
-                const result = await client.query<{ rows: string }>({ name: nameOf(sql), text: sql, values: bind });
-                return result.rows[0].rows;
+                const result = await client.query<ListedRow>({ name: nameOf(sql), text: sql, values: bind });
+                return result.rows[0];
             }
             finally {
                 sequelize.connectionManager.releaseConnection(client);

@@ -64,15 +64,9 @@ function afterCursor(resource: ResourceDeclaration, cursor: Cursor, dialect: Sql
     return `((${field}, "id") ${beyond} (${parameter(cursor.value)}, ${parameter(cursor.id)}) OR ${field} IS NULL)`;
 }
 
-/**
- * One keyset page of a list as a single row holding the page's records as JSON text (`rows`):
- * an array per record, its values in listColumns() order. Always scoped to the family; every
- * value bound, never written into the SQL. One JSON text costs the database drivers a fraction
- * of what a row object per record does.
- */
-export function listStatement(resource: ResourceDeclaration, options: ListOptions, dialectName: string, limit: number): Statement {
+/** The rows of one keyset page, in order, as a subquery; `order` names its columns bare. */
+function pageQuery(resource: ResourceDeclaration, options: ListOptions, dialect: SqlDialect, limit: number): { page: string; orderBy: (relation?: string) => string; bind: unknown[] } {
 
-    const dialect = sqlDialects[dialectName];
     const bind: unknown[] = [];
     const parameter = (value: unknown) => {
 
@@ -94,8 +88,39 @@ export function listStatement(resource: ResourceDeclaration, options: ListOption
     }
 
     const direction = options.direction === 'desc' ? 'DESC' : 'ASC';
-    const order = `${column(resource, options.sort)} ${direction} NULLS LAST, "id" ${direction}`;
+    const sort = column(resource, options.sort);
+    const orderBy = (relation?: string) => {
+
+        const qualify = relation ? `${quoted(relation)}.` : '';
+        return `${qualify}${sort} ${direction} NULLS LAST, ${qualify}"id" ${direction}`;
+    };
+
+    const page = `SELECT * FROM ${quoted(resource.table)} WHERE ${conditions.join(' AND ')} ORDER BY ${orderBy()} LIMIT ${parameter(limit)}`;
+    return { page, orderBy, bind };
+}
+
+/**
+ * One keyset page of a list as a single row holding the page's records as JSON text (`rows`):
+ * an array per record, its values in listColumns() order. Always scoped to the family; every
+ * value bound, never written into the SQL. One JSON text costs the database drivers a fraction
+ * of what a row object per record does.
+ */
+export function listStatement(resource: ResourceDeclaration, options: ListOptions, dialectName: string, limit: number): Statement {
+
+    const dialect = sqlDialects[dialectName];
+    const { page, orderBy, bind } = pageQuery(resource, options, dialect, limit);
     const values = listColumns(resource).map(quoted);
-    const page = `SELECT * FROM ${quoted(resource.table)} WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ${parameter(limit)}`;
-    return { sql: `SELECT ${dialect.jsonRows(values, order)} AS "rows" FROM (${page}) AS "page"`, bind };
+    return { sql: `SELECT ${dialect.jsonRows(values, orderBy())} AS "rows" FROM (${page}) AS "page"`, bind };
+}
+
+/**
+ * The same page as the API's JSON shows it: each record a JSON object of recordColumns(), its
+ * timestamps ISO, one a line (sql-dialects.ts, recordLines()), so that a page of a resource no
+ * extension adds to goes out as the database wrote it.
+ */
+export function recordLinesStatement(resource: ResourceDeclaration, options: ListOptions, dialectName: string, limit: number): Statement {
+
+    const dialect = sqlDialects[dialectName];
+    const { page, orderBy, bind } = pageQuery(resource, options, dialect, limit);
+    return { sql: dialect.recordLines(page, recordColumns(resource), timestampFields, orderBy('page')), bind };
 }

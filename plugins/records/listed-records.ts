@@ -37,7 +37,7 @@ export function listedRecords(reader: ListReader, dialectName: string, resource:
 
     return async (statement) => {
 
-        const listed = JSON.parse(await reader.read(statement)) as unknown[][];
+        const listed = JSON.parse((await reader.read(statement)).rows) as unknown[][];
         if (!extensions?.serializes(resource.name)) {
             return listed.map(recordOf);
         }

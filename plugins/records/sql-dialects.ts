@@ -17,9 +17,21 @@ export interface SqlDialect {
     timestampValue(iso: string): string;
     /** An aggregate: JSON text of an array holding one array of `values` per row, in `order`. */
     jsonRows(values: readonly string[], order: string): string;
+    /**
+     * A query over the subquery `page`: its rows as JSON objects of `columns` (API names, in order; the
+     * `timestamps` among them as ISO text), one a line (`,\n` between two), in `order` (its columns named
+     * `"page"."…"`), as `rows`; their number as `count`.
+     */
+    recordLines(page: string, columns: readonly string[], timestamps: ReadonlySet<string>, order: string): string;
 }
 
 export const quoted = (identifier: string): string => `"${identifier}"`;
+
+/** A name as an SQL string literal; names come from the resource declarations only. */
+const literal = (name: string): string => `'${name.replace(/'/g, "''")}'`;
+
+/** Between two records of recordLines(): no raw line break can occur inside compact JSON, so this is where one ends. */
+export const recordSeparator = ',\n';
 
 const sqlite: SqlDialect = {
     // instr() has no wildcards; lower() folds case as SQLite's LIKE does (ASCII only).
@@ -32,7 +44,14 @@ const sqlite: SqlDialect = {
     // Compared as text, so the cursor takes the stored shape (Sequelize's, in UTC as every write here is).
     timestampValue: (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 23)} +00:00`,
     // Joined as text: the sorter of an ordered aggregate drops the JSON subtype, so json_group_array() would quote each array.
-    jsonRows: (values, order) => `'[' || coalesce(group_concat(json_array(${values.join(', ')}), ',' ORDER BY ${order}), '') || ']'`
+    jsonRows: (values, order) => `'[' || coalesce(group_concat(json_array(${values.join(', ')}), ',' ORDER BY ${order}), '') || ']'`,
+    recordLines: (page, columns, timestamps, order) => {
+
+        // Sequelize's own shape rearranged by substr(), a fraction of strftime()'s cost; strftime() for any other.
+        const iso = (value: string) => `CASE WHEN length(${value}) = 30 AND substr(${value}, 24) = ' +00:00' THEN substr(${value}, 1, 10) || 'T' || substr(${value}, 12, 12) || 'Z' ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ${value}) END`;
+        const pairs = columns.map((name) => `${literal(name)}, ${timestamps.has(name) ? iso(`"page".${quoted(name)}`) : `"page".${quoted(name)}`}`);
+        return `SELECT coalesce(group_concat(json_object(${pairs.join(', ')}), ',' || char(10) ORDER BY ${order}), '') AS "rows", count(*) AS "count" FROM (${page}) AS "page"`;
+    }
 };
 
 const postgresUtcTimestamp = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?\+00:00$/;
@@ -52,7 +71,13 @@ const postgres: SqlDialect = {
     timestampParameter: (parameter) => `${parameter}::timestamptz`,
     timestampValue: (iso) => iso,
     // Cast to text: the reader parses the JSON itself, alike on both databases. No rows: NULL, not [].
-    jsonRows: (values, order) => `coalesce(json_agg(json_build_array(${values.join(', ')}) ORDER BY ${order}), '[]')::text`
+    jsonRows: (values, order) => `coalesce(json_agg(json_build_array(${values.join(', ')}) ORDER BY ${order}), '[]')::text`,
+    // row_to_json() writes compact JSON (json_build_object() puts spaces around every colon) with the column names as keys.
+    recordLines: (page, columns, timestamps, order) => {
+
+        const values = columns.map((name) => (timestamps.has(name) ? `to_char("page".${quoted(name)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${quoted(name)}` : `"page".${quoted(name)}`));
+        return `SELECT coalesce(string_agg(row_to_json("record")::text, E',\\n' ORDER BY ${order}), '') AS "rows", count(*)::integer AS "count" FROM (${page}) AS "page" CROSS JOIN LATERAL (SELECT ${values.join(', ')}) AS "record"`;
+    }
 };
 
 export const sqlDialects: Readonly<Record<string, SqlDialect>> = { sqlite, postgres };

@@ -27,7 +27,7 @@ describe(`listReader() on ${testVariant}`, () => {
     after(() => server.stop());
 
     const options = (filters: Record<string, unknown>): ListOptions => ({ familyLongId: family.familyLongId, sort: 'created_at', direction: 'asc', filters });
-    const idsRead = async (reader: ReturnType<typeof listReader>, filters: Record<string, unknown>) => (JSON.parse(await reader.read(listStatement(persons, options(filters), testVariant, 10))) as unknown[][]).map((values) => values[0]);
+    const idsRead = async (reader: ReturnType<typeof listReader>, filters: Record<string, unknown>) => (JSON.parse((await reader.read(listStatement(persons, options(filters), testVariant, 10))).rows) as unknown[][]).map((values) => values[0]);
 
     it('answers more distinct statement shapes than it keeps prepared, and again after evicting them, then closes', async () => {
 

@@ -5,7 +5,7 @@ import * as Lab from '@hapi/lab';
 import { fieldNamesWhere, resourceNames } from '../../../models/resources';
 import { persons } from '../../../models/resources/persons';
 import { encodeCursor } from '../../../plugins/records/cursor';
-import { listStatement, type ListOptions } from '../../../plugins/records/list-sql';
+import { listStatement, recordLinesStatement, type ListOptions } from '../../../plugins/records/list-sql';
 import { familyWithKey, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
 import { bodyOf, dataOf, expectError, insertRecord, nextMillisecond, storedValues, type Body } from './fixtures';
 
@@ -28,10 +28,10 @@ describe('listStatement()', () => {
         after: { sort: 'last_name', direction: 'desc', value: 'marker_cursor_value', id: 'marker_cursor_id' }
     };
 
-    for (const dialect of ['sqlite', 'postgres']) {
-        it(`binds every value on ${dialect}, scoping to the family first: none is written into the SQL`, () => {
+    for (const [dialect, statement] of ['sqlite', 'postgres'].flatMap((name) => [[name, listStatement], [name, recordLinesStatement]] as const)) {
+        it(`binds every value of ${statement.name}() on ${dialect}, scoping to the family first: none is written into the SQL`, () => {
 
-            const { sql, bind } = listStatement(persons, options, dialect, 26);
+            const { sql, bind } = statement(persons, options, dialect, 26);
             expect(sql).to.not.contain('marker');
             expect(sql).to.not.contain('Brien');
             expect(sql).to.contain('WHERE "family_long_id" = $1 AND');
@@ -163,4 +163,60 @@ describe(`list reading on ${testVariant}`, () => {
             expect(sql).to.contain(`"${field}"`);
         }
     });
+
+    describe('a page as the database writes its JSON', () => {
+
+        let writer: FamilyFixture;
+        before(async () => {
+
+            writer = await familyWithKey(server);
+        });
+
+        // Line breaks and the records' own separator inside a value, JSON that looks like a record, quotes, escapes,
+        // a control character, accents and characters beyond the BMP (two UTF-16 units each in JavaScript).
+        const trickyNotes = [
+            'line one,\nline two\r\n\t"quoted" \\ back\u0001slash',
+            ',\n{"id":"per_forged","first_name":"Forged"},\n',
+            'Åsa Ødegård Müller 𝄞 😀 家族',
+            `${hostile}\u2028\u2029`
+        ];
+
+        it('shows every value as the record reads, key for key, and continues after the last record of a full page', async () => {
+
+            const created: string[] = [];
+            for (const [index, notes] of trickyNotes.entries()) {
+                created.push(dataOf(await writer.inject('POST', '/api/v1/persons', { first_name: `Tricky ${index} 😀`, last_name: notes.slice(0, 40), notes }), 201).id);
+                await nextMillisecond();
+            }
+
+            const first = await writer.inject('GET', '/api/v1/persons?limit=3');
+            expect(first.headers['content-type']).to.equal('application/json; charset=utf-8');
+            const page = bodyOf(first);
+            expect(page.meta).to.equal({ resource: 'persons', count: 3, next_cursor: page.meta.next_cursor });
+            const rest = bodyOf(await writer.inject('GET', `/api/v1/persons?limit=3&cursor=${page.meta.next_cursor}`));
+            expect(rest.meta).to.equal({ resource: 'persons', count: 1, next_cursor: null });
+
+            const listed = [...page.data, ...rest.data] as Body[];
+            expect(listed.map((record) => record.id)).to.equal(created);
+            for (const record of listed) {
+                const read = dataOf(await writer.inject('GET', `/api/v1/persons/${record.id}`));
+                expect(record).to.equal(read);
+                expect(Object.keys(record)).to.equal(Object.keys(read));
+            }
+        });
+
+        it('shows timestamps stored in another shape than the service writes as the record reads', async () => {
+
+            const id = dataOf(await writer.inject('POST', '/api/v1/persons', { first_name: 'Zoned', last_name: 'Zone' }), 201).id;
+            // Another offset, a shorter fraction (SQLite's text); microseconds beyond the API's milliseconds (PostgreSQL).
+            const stored = testVariant === 'sqlite' ? '2026-03-04 05:06:07.89 +02:00' : '2026-03-04 05:06:07.123456+02';
+            await server.app.services.sequelize.query('UPDATE persons SET created_at = ?, updated_at = ? WHERE id = ?', { replacements: [stored, stored, id] });
+
+            const listed = (dataOf(await writer.inject('GET', '/api/v1/persons?filter[first_name]=Zoned')) as Body[])[0];
+            expect(listed.created_at).to.equal(testVariant === 'sqlite' ? '2026-03-04T03:06:07.890Z' : '2026-03-04T03:06:07.123Z');
+            expect(listed.updated_at).to.equal(listed.created_at);
+            expect(listed).to.equal(dataOf(await writer.inject('GET', `/api/v1/persons/${id}`)));
+        });
+    });
 });
+
