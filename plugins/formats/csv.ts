@@ -1,4 +1,4 @@
-import { PassThrough, pipeline, Readable } from 'stream';
+import { pipeline, Readable } from 'stream';
 
 import { Transform as Json2CsvTransform } from '@json2csv/node';
 
@@ -37,6 +37,7 @@ export const csvRenderer: Renderer = {
     render(document) {
 
         const columns = document.aggregate ? unionColumnsOf(document.sections.map((section) => section.resource)) : columnsOf(document.sections[0].resource);
+        // Object mode both ways: rows in, each row's CSV text out, which the export's chunk joiner turns into bytes.
         const csv = new Json2CsvTransform({
             fields: columns,
             withBOM: true,
@@ -44,9 +45,7 @@ export const csvRenderer: Renderer = {
             formatters: { header: quoted, string: csvTextCell }
         }, {}, { objectMode: true });
 
-        // The transform reads objects and so also emits in object mode; HTTP wants a byte stream.
-        const bytes = new PassThrough();
-        pipeline(Readable.from(tableRows(document)), csv, bytes, () => undefined);     // a failure destroys `bytes` with it: the caller reports it
-        return bytes;
+        pipeline(Readable.from(tableRows(document)), csv, () => undefined);     // a failure destroys `csv` with it: the caller reports it
+        return csv;
     }
 };
