@@ -8,7 +8,7 @@ import type { LastUsedTracker } from './last-used';
 import { runPolicyChain } from './policy-chain/run';
 import type { GatewayConfig, RouteGroup } from './policies/types';
 import type { PolicyStore } from './policies/policy-store';
-import { rateLimitHeaders } from './rate-limit/headers';
+import { writeRateLimitHeaders } from './rate-limit/headers';
 import type { RateLimitStore } from './rate-limit/types';
 import { reverifier, type Reverify } from './reverify';
 import { assertRoutesFollowGroups } from './route-groups';
@@ -89,16 +89,8 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
 
             const decision = request.app.rateLimit;
             if (decision) {
-                const headers = rateLimitHeaders(decision);
                 const response = request.response;
-                if (Boom.isBoom(response)) {
-                    Object.assign(response.output.headers, headers);
-                }
-                else {
-                    for (const [name, value] of Object.entries(headers)) {
-                        response.header(name, value);
-                    }
-                }
+                writeRateLimitHeaders(decision, Boom.isBoom(response) ? response.output.headers : response.headers);
             }
 
             return h.continue;

@@ -34,6 +34,7 @@ export function currentWindow(rule: RateLimitRule, nowMs: number): CurrentWindow
  * still has room; a denied request counts against none of them, so one key hammering
  * past its own limit does not use up its family's quota for the other keys.
  * The Redis script applies the same `used < limit` test atomically before counting.
+ * Plain loops: this runs on every request through the gateway.
  */
 export function decide(rules: readonly RateLimitRule[], usage: readonly WindowUsage[]): RateLimitDecision {
 
@@ -41,32 +42,29 @@ export function decide(rules: readonly RateLimitRule[], usage: readonly WindowUs
         throw new TypeError('decide() needs one usage per rule, and at least one rule');
     }
 
-    const exceeded = rules.map((rule, i) => usage[i].used >= rule.limit);
-    const allowed = !exceeded.includes(true);
-
-    const states: RateLimitState[] = rules.map((rule, i) => {
-
-        const count = usage[i].used + (allowed ? 1 : 0);
-        return {
-            rule,
-            count,
-            remaining: Math.max(0, rule.limit - count),
-            resetSeconds: Math.max(1, Math.ceil(usage[i].ttlMs / 1000))
-        };
-    });
-
-    // On a tie, the longer wait is the more useful one to report.
-    const tightest = states.reduce((best, state) => {
-
-        const tighter = state.remaining < best.remaining ||
-            (state.remaining === best.remaining && state.resetSeconds > best.resetSeconds);
-        return tighter ? state : best;
-    });
-
-    if (allowed) {
-        return { allowed, states, tightest };
+    let allowed = true;
+    for (let i = 0; i < rules.length; ++i) {
+        allowed &&= usage[i].used < rules[i].limit;
     }
 
-    const retryAfterSeconds = Math.max(...states.filter((_, i) => exceeded[i]).map((state) => state.resetSeconds));
-    return { allowed, states, tightest, retryAfterSeconds };
+    const states: RateLimitState[] = [];
+    let tightest: RateLimitState | undefined;
+    let retryAfterSeconds = 0;
+    for (let i = 0; i < rules.length; ++i) {
+        const rule = rules[i];
+        const count = usage[i].used + (allowed ? 1 : 0);
+        const state = { rule, count, remaining: Math.max(0, rule.limit - count), resetSeconds: Math.max(1, Math.ceil(usage[i].ttlMs / 1000)) };
+        states.push(state);
+
+        // On a tie, the longer wait is the more useful one to report.
+        if (!tightest || state.remaining < tightest.remaining || (state.remaining === tightest.remaining && state.resetSeconds > tightest.resetSeconds)) {
+            tightest = state;
+        }
+
+        if (usage[i].used >= rule.limit) {
+            retryAfterSeconds = Math.max(retryAfterSeconds, state.resetSeconds);
+        }
+    }
+
+    return allowed ? { allowed, rules, states, tightest: tightest! } : { allowed, rules, states, tightest: tightest!, retryAfterSeconds };
 }

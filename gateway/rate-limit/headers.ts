@@ -1,7 +1,8 @@
-import type { RateLimitDecision } from './types';
+import type { RateLimitDecision, RateLimitRule } from './types';
 
 /**
- * The response headers describing a rate-limit decision, in two dialects:
+ * Writes the response headers describing a rate-limit decision into `headers` (names in lower
+ * case, as hapi keeps them), in two dialects:
  *
  * draft-ietf-httpapi-ratelimit-headers-11 (structured fields, RFC 9651 lists of string items):
  *   RateLimit-Policy: "key";q=600;w=60, "family";q=1200;w=60   every policy: quota q per window w seconds
@@ -10,26 +11,34 @@ import type { RateLimitDecision } from './types';
  * The older drafts (up to -06) that many clients and gateways still read, for the tightest rule:
  *   RateLimit-Limit: 600, RateLimit-Remaining: 12, RateLimit-Reset: 30 (delta seconds)
  *
- * Plus Retry-After (delta seconds) when the request was denied.
+ * Plus Retry-After (delta seconds) when the request was denied. Written straight into the
+ * response's headers: this runs on every request through the gateway.
  */
-export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+export function writeRateLimitHeaders(decision: RateLimitDecision, headers: Record<string, unknown>): void {
 
     const { tightest } = decision;
-    const headers: Record<string, string> = {
-        'RateLimit-Policy': decision.states
-            .map(({ rule }) => `${structuredString(rule.policy)};q=${rule.limit};w=${rule.windowSeconds}`)
-            .join(', '),
-        'RateLimit': `${structuredString(tightest.rule.policy)};r=${tightest.remaining};t=${tightest.resetSeconds}`,
-        'RateLimit-Limit': String(tightest.rule.limit),
-        'RateLimit-Remaining': String(tightest.remaining),
-        'RateLimit-Reset': String(tightest.resetSeconds)
-    };
-
+    headers['ratelimit-policy'] = policyHeader(decision.rules);
+    headers['ratelimit'] = `${structuredString(tightest.rule.policy)};r=${tightest.remaining};t=${tightest.resetSeconds}`;
+    headers['ratelimit-limit'] = String(tightest.rule.limit);
+    headers['ratelimit-remaining'] = String(tightest.remaining);
+    headers['ratelimit-reset'] = String(tightest.resetSeconds);
     if (decision.retryAfterSeconds !== undefined) {
-        headers['Retry-After'] = String(decision.retryAfterSeconds);
+        headers['retry-after'] = String(decision.retryAfterSeconds);
+    }
+}
+
+// The policies of a key change only with a policy edit: the gateway reuses its rules, and so this header, meanwhile.
+const policyHeaders = new WeakMap<readonly RateLimitRule[], string>();
+
+function policyHeader(rules: readonly RateLimitRule[]): string {
+
+    let header = policyHeaders.get(rules);
+    if (header === undefined) {
+        header = rules.map((rule) => `${structuredString(rule.policy)};q=${rule.limit};w=${rule.windowSeconds}`).join(', ');
+        policyHeaders.set(rules, header);
     }
 
-    return headers;
+    return header;
 }
 
 // Policy names are few ('key', 'family'), and a request through the gateway formats them in every header.

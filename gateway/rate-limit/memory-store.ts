@@ -1,7 +1,9 @@
-import { currentWindow, decide, type CurrentWindow, type WindowUsage } from './decide';
+import { decide, type WindowUsage } from './decide';
 import type { RateLimitDecision, RateLimitRule, RateLimitStore } from './types';
 
+/** A rule's count in its current window; a new window starts it again from nothing. */
 interface Counter {
+    windowStart: number;
     count: number;
     expiresAt: number;
 }
@@ -14,7 +16,14 @@ const sweepIntervalMs = 1000;
  */
 export class MemoryRateLimitStore implements RateLimitStore {
 
+    /**
+     * By series: policy, subject and window length. The length is part of it: when a policy edit changes a window's
+     * length, windows of both lengths can start at the same instant (an hour's first minute, for 60 s and 3,600 s),
+     * and must not share a count.
+     */
     private readonly counters = new Map<string, Counter>();
+    // A rule's series, named once per rule: the gateway reuses a key's rules from request to request.
+    private readonly seriesIds = new WeakMap<RateLimitRule, string>();
     private nextSweepAt = 0;
     private closed = false;
 
@@ -27,7 +36,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
         return this.counters.size;
     }
 
-    hit(rules: RateLimitRule[]): RateLimitDecision {
+    hit(rules: readonly RateLimitRule[]): RateLimitDecision {
 
         if (this.closed) {
             throw new Error('MemoryRateLimitStore is closed');
@@ -37,26 +46,30 @@ export class MemoryRateLimitStore implements RateLimitStore {
         this.sweepExpired(now);
 
         // Plain loops: this runs on every request through the gateway.
-        const windows: CurrentWindow[] = [];
         const counters: (Counter | undefined)[] = [];
         const usage: WindowUsage[] = [];
         for (const rule of rules) {
-            const window = currentWindow(rule, now);
-            const counter = this.counters.get(window.id);
-            windows.push(window);
+            const windowMs = rule.windowSeconds * 1000;
+            const windowStart = Math.floor(now / windowMs) * windowMs;
+            let counter = this.counters.get(this.seriesOf(rule));
+            if (counter && counter.windowStart !== windowStart) {
+                counter = undefined;            // the last window's: this one has counted nothing yet
+            }
+
             counters.push(counter);
-            usage.push({ used: counter?.count ?? 0, ttlMs: window.msUntilReset });
+            usage.push({ used: counter?.count ?? 0, ttlMs: windowStart + windowMs - now });
         }
 
         const decision = decide(rules, usage);
         if (decision.allowed) {
-            for (let i = 0; i < windows.length; ++i) {
+            for (let i = 0; i < rules.length; ++i) {
                 const counter = counters[i];
                 if (counter) {
                     ++counter.count;
                 }
                 else {
-                    this.counters.set(windows[i].id, { count: 1, expiresAt: now + windows[i].msUntilReset });
+                    const expiresAt = now + usage[i].ttlMs;
+                    this.counters.set(this.seriesOf(rules[i]), { windowStart: expiresAt - rules[i].windowSeconds * 1000, count: 1, expiresAt });
                 }
             }
         }
@@ -70,9 +83,19 @@ export class MemoryRateLimitStore implements RateLimitStore {
         this.counters.clear();
     }
 
-    // Counter ids name their window, so a past window's counter is never read again;
-    // sweeping them at most once a second keeps memory bounded by the live windows
-    // without a timer to manage.
+    private seriesOf(rule: RateLimitRule): string {
+
+        let id = this.seriesIds.get(rule);
+        if (id === undefined) {
+            id = `${rule.policy}:${rule.subject}:${rule.windowSeconds}`;
+            this.seriesIds.set(rule, id);
+        }
+
+        return id;
+    }
+
+    // A counter whose window has passed is never counted on again; sweeping them at most once
+    // a second keeps memory bounded by the live windows without a timer to manage.
     private sweepExpired(now: number): void {
 
         if (now < this.nextSweepAt) {

@@ -40,7 +40,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     /** @param keyPrefix prepended to every key, e.g. the deployment's `fr:`; keys read `<prefix>rl:<policy>:<subject>:<window seconds>:<window start>`. */
     constructor(private readonly client: RedisClient, private readonly keyPrefix: string) {}
 
-    async hit(rules: RateLimitRule[]): Promise<RateLimitDecision> {
+    async hit(rules: readonly RateLimitRule[]): Promise<RateLimitDecision> {
 
         if (this.closed) {
             throw new Error('RedisRateLimitStore is closed');

@@ -22,6 +22,8 @@ export interface RateLimitState {
 
 export interface RateLimitDecision {
     allowed: boolean;
+    /** The rules decided on, as given. */
+    rules: readonly RateLimitRule[];
     /** One state per rule, in the order the rules were given. */
     states: RateLimitState[];
     /** The state with the fewest remaining: the one to report. */
@@ -35,6 +37,6 @@ export interface RateLimitStore {
      * Checks a request against every rule at once; counts it against all of them only if all allow it.
      * Synchronous where the counters are in this process.
      */
-    hit(rules: RateLimitRule[]): RateLimitDecision | Promise<RateLimitDecision>;
+    hit(rules: readonly RateLimitRule[]): RateLimitDecision | Promise<RateLimitDecision>;
     close(): Promise<void>;
 }

@@ -6,10 +6,10 @@ import * as Lab from '@hapi/lab';
 import { createClient, ErrorReply } from 'redis';
 
 import { decide } from '../../gateway/rate-limit/decide';
-import { rateLimitHeaders } from '../../gateway/rate-limit/headers';
+import { writeRateLimitHeaders } from '../../gateway/rate-limit/headers';
 import { MemoryRateLimitStore } from '../../gateway/rate-limit/memory-store';
 import { RedisRateLimitStore } from '../../gateway/rate-limit/redis-store';
-import type { RateLimitRule, RateLimitStore } from '../../gateway/rate-limit/types';
+import type { RateLimitDecision, RateLimitRule, RateLimitStore } from '../../gateway/rate-limit/types';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -88,6 +88,17 @@ describe('MemoryRateLimitStore', () => {
         expect(decision.allowed).to.be.true();
         expect(decision.tightest.count).to.equal(1);
         expect((await store.hit([perHour])).allowed).to.be.false();
+    });
+
+    it('counts by policy, subject and window length, whichever rule object names them', async () => {
+
+        // The gateway reuses a key's rules until a policy edit brings new ones: the count must carry over.
+        const { store } = openMemoryStore();
+        const twoAMinute = rule('key', 2, 60);
+        await store.hit([twoAMinute]);
+        expect((await store.hit([{ ...twoAMinute }])).tightest.count).to.equal(2);
+        expect((await store.hit([{ ...twoAMinute }])).allowed).to.be.false();
+        expect((await store.hit([{ ...twoAMinute, subject: 'another key' }])).allowed).to.be.true();
     });
 
     it('sweeps counters of past windows', async () => {
@@ -175,7 +186,14 @@ describe('RedisRateLimitStore', { skip: !redisAnswers }, () => {
     });
 });
 
-describe('rateLimitHeaders()', () => {
+describe('writeRateLimitHeaders()', () => {
+
+    const rateLimitHeaders = (decision: RateLimitDecision) => {
+
+        const headers: Record<string, unknown> = {};
+        writeRateLimitHeaders(decision, headers);
+        return headers;
+    };
 
     const keyRule: RateLimitRule = { policy: 'key', subject: 'k1', limit: 600, windowSeconds: 60 };
     const familyRule: RateLimitRule = { policy: 'family', subject: 'f1', limit: 1200, windowSeconds: 60 };
@@ -184,11 +202,11 @@ describe('rateLimitHeaders()', () => {
 
         const decision = decide([keyRule, familyRule], [{ used: 587, ttlMs: 29_200 }, { used: 100, ttlMs: 29_200 }]);
         expect(rateLimitHeaders(decision)).to.equal({
-            'RateLimit-Policy': '"key";q=600;w=60, "family";q=1200;w=60',
-            'RateLimit': '"key";r=12;t=30',
-            'RateLimit-Limit': '600',
-            'RateLimit-Remaining': '12',
-            'RateLimit-Reset': '30'
+            'ratelimit-policy': '"key";q=600;w=60, "family";q=1200;w=60',
+            'ratelimit': '"key";r=12;t=30',
+            'ratelimit-limit': '600',
+            'ratelimit-remaining': '12',
+            'ratelimit-reset': '30'
         });
     });
 
@@ -196,19 +214,19 @@ describe('rateLimitHeaders()', () => {
 
         const decision = decide([keyRule, familyRule], [{ used: 100, ttlMs: 30_000 }, { used: 1200, ttlMs: 45_000 }]);
         expect(rateLimitHeaders(decision)).to.equal({
-            'RateLimit-Policy': '"key";q=600;w=60, "family";q=1200;w=60',
-            'RateLimit': '"family";r=0;t=45',
-            'RateLimit-Limit': '1200',
-            'RateLimit-Remaining': '0',
-            'RateLimit-Reset': '45',
-            'Retry-After': '45'
+            'ratelimit-policy': '"key";q=600;w=60, "family";q=1200;w=60',
+            'ratelimit': '"family";r=0;t=45',
+            'ratelimit-limit': '1200',
+            'ratelimit-remaining': '0',
+            'ratelimit-reset': '45',
+            'retry-after': '45'
         });
     });
 
     it('escapes policy names as structured-field strings', () => {
 
         const decision = decide([{ ...keyRule, policy: 'a"b\\c' }], [{ used: 0, ttlMs: 1000 }]);
-        expect(rateLimitHeaders(decision)['RateLimit']).to.equal('"a\\"b\\\\c";r=599;t=1');
+        expect(rateLimitHeaders(decision)['ratelimit']).to.equal('"a\\"b\\\\c";r=599;t=1');
     });
 });
 
