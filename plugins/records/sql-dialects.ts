@@ -65,6 +65,10 @@ const postgres: SqlDialect = {
     // which costs a fraction of to_char() in the query; any other shape goes through Date.
     isoTimestamp: (value) => {
 
+        if (value.length === 29 && value[19] === '.' && value.endsWith('+00:00')) {
+            return `${value.slice(0, 23)}Z`;             // milliseconds, as the service writes them: no pattern to run
+        }
+
         const utc = postgresUtcTimestamp.exec(value);
         return utc ? `${utc[1]}.${(utc[2] ?? '').padEnd(3, '0').slice(0, 3)}Z` : new Date(value).toISOString();
     },
