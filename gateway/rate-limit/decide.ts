@@ -19,13 +19,18 @@ export interface WindowUsage {
 
 // Windows start at multiples of their length since the epoch, so every instance
 // (and Redis, shared between them) agrees on which counter a request belongs to.
-export function currentWindow(rule: RateLimitRule, nowMs: number): CurrentWindow {
+export function windowStart(rule: RateLimitRule, nowMs: number): number {
 
     const windowMs = rule.windowSeconds * 1000;
-    const start = Math.floor(nowMs / windowMs) * windowMs;
+    return Math.floor(nowMs / windowMs) * windowMs;
+}
+
+export function currentWindow(rule: RateLimitRule, nowMs: number): CurrentWindow {
+
+    const start = windowStart(rule, nowMs);
     return {
         id: `rl:${rule.policy}:${rule.subject}:${rule.windowSeconds}:${start}`,
-        msUntilReset: start + windowMs - nowMs
+        msUntilReset: start + rule.windowSeconds * 1000 - nowMs
     };
 }
 

@@ -1,4 +1,4 @@
-import { decide, type WindowUsage } from './decide';
+import { decide, windowStart, type WindowUsage } from './decide';
 import type { RateLimitDecision, RateLimitRule, RateLimitStore } from './types';
 
 /** A rule's count in its current window; a new window starts it again from nothing. */
@@ -49,15 +49,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
         const counters: (Counter | undefined)[] = [];
         const usage: WindowUsage[] = [];
         for (const rule of rules) {
-            const windowMs = rule.windowSeconds * 1000;
-            const windowStart = Math.floor(now / windowMs) * windowMs;
+            const start = windowStart(rule, now);
             let counter = this.counters.get(this.seriesOf(rule));
-            if (counter && counter.windowStart !== windowStart) {
+            if (counter && counter.windowStart !== start) {
                 counter = undefined;            // the last window's: this one has counted nothing yet
             }
 
             counters.push(counter);
-            usage.push({ used: counter?.count ?? 0, ttlMs: windowStart + windowMs - now });
+            usage.push({ used: counter?.count ?? 0, ttlMs: start + rule.windowSeconds * 1000 - now });
         }
 
         const decision = decide(rules, usage);
@@ -68,8 +67,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
                     ++counter.count;
                 }
                 else {
-                    const expiresAt = now + usage[i].ttlMs;
-                    this.counters.set(this.seriesOf(rules[i]), { windowStart: expiresAt - rules[i].windowSeconds * 1000, count: 1, expiresAt });
+                    this.counters.set(this.seriesOf(rules[i]), { windowStart: windowStart(rules[i], now), count: 1, expiresAt: now + usage[i].ttlMs });
                 }
             }
         }
