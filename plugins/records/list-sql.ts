@@ -122,5 +122,20 @@ export function recordLinesStatement(resource: ResourceDeclaration, options: Lis
 
     const dialect = sqlDialects[dialectName];
     const { page, orderBy, bind } = pageQuery(resource, options, dialect, limit);
-    return { sql: dialect.recordLines(page, recordColumns(resource), timestampFields, orderBy('page')), bind };
+    return { sql: recordLinesQuery(resource, dialectName)(page, orderBy('page')), bind };
+}
+
+// The record part of the query depends on the resource alone: written once per resource and database, not per request.
+const recordLinesQueries = new Map<string, (page: string, order: string) => string>();
+
+function recordLinesQuery(resource: ResourceDeclaration, dialectName: string): (page: string, order: string) => string {
+
+    const id = `${dialectName}:${resource.name}`;
+    let query = recordLinesQueries.get(id);
+    if (!query) {
+        query = sqlDialects[dialectName].recordLines(recordColumns(resource), timestampFields);
+        recordLinesQueries.set(id, query);
+    }
+
+    return query;
 }

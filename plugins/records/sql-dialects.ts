@@ -18,11 +18,11 @@ export interface SqlDialect {
     /** An aggregate: JSON text of an array holding one array of `values` per row, in `order`. */
     jsonRows(values: readonly string[], order: string): string;
     /**
-     * A query over the subquery `page`: its rows as JSON objects of `columns` (API names, in order; the
-     * `timestamps` among them as ISO text), one a line (`,\n` between two), in `order` (its columns named
-     * `"page"."…"`), as `rows`; their number as `count`.
+     * For records of `columns` (API names, in order; the `timestamps` among them as ISO text): a query over the
+     * subquery `page`, its rows as JSON objects, one a line (`,\n` between two), in `order` (its columns named
+     * `"page"."…"`), as `rows`; their number as `count`. The per-record part is written once, here.
      */
-    recordLines(page: string, columns: readonly string[], timestamps: ReadonlySet<string>, order: string): string;
+    recordLines(columns: readonly string[], timestamps: ReadonlySet<string>): (page: string, order: string) => string;
 }
 
 export const quoted = (identifier: string): string => `"${identifier}"`;
@@ -45,12 +45,12 @@ const sqlite: SqlDialect = {
     timestampValue: (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 23)} +00:00`,
     // Joined as text: the sorter of an ordered aggregate drops the JSON subtype, so json_group_array() would quote each array.
     jsonRows: (values, order) => `'[' || coalesce(group_concat(json_array(${values.join(', ')}), ',' ORDER BY ${order}), '') || ']'`,
-    recordLines: (page, columns, timestamps, order) => {
+    recordLines: (columns, timestamps) => {
 
         // Sequelize's own shape rearranged by substr(), a fraction of strftime()'s cost; strftime() for any other.
         const iso = (value: string) => `CASE WHEN length(${value}) = 30 AND substr(${value}, 24) = ' +00:00' THEN substr(${value}, 1, 10) || 'T' || substr(${value}, 12, 12) || 'Z' ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ${value}) END`;
-        const pairs = columns.map((name) => `${literal(name)}, ${timestamps.has(name) ? iso(`"page".${quoted(name)}`) : `"page".${quoted(name)}`}`);
-        return `SELECT coalesce(group_concat(json_object(${pairs.join(', ')}), ',' || char(10) ORDER BY ${order}), '') AS "rows", count(*) AS "count" FROM (${page}) AS "page"`;
+        const record = `json_object(${columns.map((name) => `${literal(name)}, ${timestamps.has(name) ? iso(`"page".${quoted(name)}`) : `"page".${quoted(name)}`}`).join(', ')})`;
+        return (page, order) => `SELECT coalesce(group_concat(${record}, ',' || char(10) ORDER BY ${order}), '') AS "rows", count(*) AS "count" FROM (${page}) AS "page"`;
     }
 };
 
@@ -77,10 +77,10 @@ const postgres: SqlDialect = {
     // Cast to text: the reader parses the JSON itself, alike on both databases. No rows: NULL, not [].
     jsonRows: (values, order) => `coalesce(json_agg(json_build_array(${values.join(', ')}) ORDER BY ${order}), '[]')::text`,
     // row_to_json() writes compact JSON (json_build_object() puts spaces around every colon) with the column names as keys.
-    recordLines: (page, columns, timestamps, order) => {
+    recordLines: (columns, timestamps) => {
 
-        const values = columns.map((name) => (timestamps.has(name) ? `to_char("page".${quoted(name)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${quoted(name)}` : `"page".${quoted(name)}`));
-        return `SELECT coalesce(string_agg(row_to_json("record")::text, E',\\n' ORDER BY ${order}), '') AS "rows", count(*)::integer AS "count" FROM (${page}) AS "page" CROSS JOIN LATERAL (SELECT ${values.join(', ')}) AS "record"`;
+        const values = columns.map((name) => (timestamps.has(name) ? `to_char("page".${quoted(name)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${quoted(name)}` : `"page".${quoted(name)}`)).join(', ');
+        return (page, order) => `SELECT coalesce(string_agg(row_to_json("record")::text, E',\\n' ORDER BY ${order}), '') AS "rows", count(*)::integer AS "count" FROM (${page}) AS "page" CROSS JOIN LATERAL (SELECT ${values}) AS "record"`;
     }
 };
 
