@@ -14,7 +14,7 @@ import { reverifier, type Reverify } from './reverify';
 import { assertRoutesFollowGroups } from './route-groups';
 import './route-metadata';
 import type { UsageMeter } from './usage-meter';
-import { apiKeyScheme } from './verify-api-key';
+import { apiKeyScheme, type Admission } from './verify-api-key';
 
 export interface GatewayOptions {
     config: GatewayConfig;
@@ -43,8 +43,8 @@ declare module '@hapi/hapi' {
 const authSchemes = { 'api-key': apiKeyScheme } as const;
 
 /**
- * The declarative gateway: one auth strategy per route group of gateway.yaml,
- * and the group's policy chain after authentication.
+ * The declarative gateway: one auth strategy per route group of gateway.yaml, whose
+ * authentication ends with the group's policy chain.
  */
 export const gatewayPlugin: Plugin<GatewayOptions> = {
     name: 'gateway',
@@ -61,27 +61,15 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
                 throw new Error(`gateway.yaml: route group "${group.name}" names unknown auth scheme "${group.auth.scheme}"`);
             }
 
-            server.auth.strategy(group.name, group.auth.scheme, options);
+            // The group's policy chain admits a verified key's request, within authentication (verify-api-key.ts says why).
+            const admit: Admission = (request, credentials) => {
+
+                const route = request.route.settings.plugins?.gateway;
+                return route && runPolicyChain(group, { request, credentials, route, policies: options.policyStore.current(), rateLimits: options.rateLimits });
+            };
+
+            server.auth.strategy(group.name, group.auth.scheme, { ...options, admit });
         }
-
-        server.ext('onPostAuth', (request: Request, h: ResponseToolkit) => {
-
-            const group = request.auth.isAuthenticated ? groups.get(request.auth.strategy ?? '') : undefined;
-            const route = request.route.settings.plugins?.gateway;
-            if (!group || !route) {
-                return h.continue;
-            }
-
-            const waiting = runPolicyChain(group, {
-                request,
-                credentials: request.auth.credentials as unknown as ApiKeyCredentials,
-                route,
-                policies: options.policyStore.current(),
-                rateLimits: options.rateLimits
-            });
-
-            return waiting ? waiting.then(() => h.continue) : h.continue;
-        });
 
         server.expose({ reverify: reverifier(server, groups, options.policyStore, options.rateLimits) } satisfies GatewayApi);
 
@@ -102,7 +90,7 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
         server.events.on('response', (request: Request) => {
 
             const credentials = request.auth.credentials as unknown as ApiKeyCredentials | null;
-            if (request.auth.isAuthenticated && groups.has(request.auth.strategy ?? '') && credentials?.key) {
+            if (groups.has(request.auth.strategy ?? '') && credentials?.key) {          // admitted or refused by a policy
                 let route = routeLabels.get(request.route);
                 if (route === undefined) {
                     route = `${request.route.method.toUpperCase()} ${request.route.path}`;

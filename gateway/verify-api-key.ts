@@ -9,11 +9,19 @@ import type { ApiKeyCredentials } from './credentials';
 import { KeyCache } from './key-cache';
 import type { LastUsedTracker } from './last-used';
 
+/**
+ * What else a request of a verified key must pass before it counts as authenticated: the route
+ * group's policy chain. It throws (or rejects with) a Boom error to refuse, and returns a promise
+ * only when it must wait.
+ */
+export type Admission = (request: Request, credentials: ApiKeyCredentials) => void | Promise<void>;
+
 export interface ApiKeySchemeOptions {
     models: Models;
     pepper: Buffer;
     authEpoch: AuthEpoch;
     lastUsed: LastUsedTracker;
+    admit?: Admission;
 }
 
 function invalidKey(message: string): Boom.Boom {
@@ -67,14 +75,30 @@ export function apiKeyScheme(server: Server, options: ApiKeySchemeOptions): Serv
     // lookup, not a keyed hash per request. The cache lives only in this process's memory.
     const cache = new KeyCache();
 
-    const authenticated = (h: ResponseToolkit, credentials: ApiKeyCredentials) => {
+    /*
+     * Admission runs here, inside authentication, because hapi reads and parses a request's body right after this
+     * step: a request the policies refuse (scope, suspension, rate limit) is answered before its body is read, and
+     * one with a bad body still counts against the rate limit. A refused request keeps its credentials, for the
+     * usage meter and the logs.
+     */
+    const refused = (h: ResponseToolkit, credentials: ApiKeyCredentials) => (error: Error) => h.unauthenticated(error, { credentials: credentials as never });
+    const authenticated = (request: Request, h: ResponseToolkit, credentials: ApiKeyCredentials) => {
 
         options.lastUsed.touch(credentials.key.id);
-        return h.authenticated({ credentials: credentials as never });
+        const admitted = () => h.authenticated({ credentials: credentials as never });
+        let waiting: void | Promise<void>;
+        try {
+            waiting = options.admit?.(request, credentials);
+        }
+        catch (error) {
+            return refused(h, credentials)(error as Error);
+        }
+
+        return waiting ? waiting.then(admitted, refused(h, credentials)) : admitted();
     };
 
     // Loads a key the cache does not hold under `epoch`, read before loading: a change during the load forces a reload next time.
-    const load = async (h: ResponseToolkit, token: string, epoch: string) => {
+    const load = async (request: Request, h: ResponseToolkit, token: string, epoch: string) => {
 
         if (!isWellFormedApiKey(token)) {
             throw invalidKey('Malformed API key.');
@@ -86,13 +110,13 @@ export function apiKeyScheme(server: Server, options: ApiKeySchemeOptions): Serv
         }
 
         cache.set(token, epoch, credentials);
-        return authenticated(h, credentials);
+        return authenticated(request, h, credentials);
     };
 
-    const verify = (h: ResponseToolkit, token: string, epoch: string) => {
+    const verify = (request: Request, h: ResponseToolkit, token: string, epoch: string) => {
 
         const cached = cache.get(token, epoch);
-        return cached ? authenticated(h, cached) : load(h, token, epoch);
+        return cached ? authenticated(request, h, cached) : load(request, h, token, epoch);
     };
 
     return {
@@ -105,7 +129,7 @@ export function apiKeyScheme(server: Server, options: ApiKeySchemeOptions): Serv
             }
 
             const epoch = options.authEpoch.current();
-            return typeof epoch === 'string' ? verify(h, token, epoch) : epoch.then((current) => verify(h, token, current));
+            return typeof epoch === 'string' ? verify(request, h, token, epoch) : epoch.then((current) => verify(request, h, token, current));
         }
     };
 }

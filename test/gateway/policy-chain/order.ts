@@ -75,6 +75,18 @@ describe('the policy chain of gateway.yaml', () => {
         expectRefusal(await family.inject('POST', '/api/v1/events', { title: 'Reunion' }), 403, 'family_suspended');
     });
 
+    it('refuses by policy before it reads the body: a bad body cannot turn a refusal into a 400', async () => {
+
+        const malformedJson = '{"first_name": ';
+        const readOnly = await familyWithKey(server, { operations: ['read'] });
+        expectRefusal(await readOnly.inject('POST', '/api/v1/persons', malformedJson, { 'content-type': 'application/json' }), 403, 'operation_scope');
+
+        const suspended = await familyWithKey(server);
+        await suspendForUnusualTraffic(server, suspended.familyLongId);
+        expectRefusal(await suspended.inject('POST', '/api/v1/persons', malformedJson, { 'content-type': 'application/json' }), 403, 'family_suspended');
+        expectRefusal(await suspended.inject('PATCH', '/api/v1/persons/per_unknown', 'x'.repeat(2 * 1024 * 1024), { 'content-type': 'application/json' }), 403, 'family_suspended');
+    });
+
     it('reports the resource scope before the operation scope', async () => {
 
         const family = await familyWithKey(server, { keyResources: ['persons'], operations: ['read'] });

@@ -123,6 +123,19 @@ describe('rateLimit()', () => {
         expectRateLimitHeaders(await family.inject('GET', '/api/v1/persons?search=Ada'), 'key', 3, 1);
     });
 
+    it('counts requests whose body is refused, and refuses them once the limit is reached', async () => {
+
+        const family = await familyWithKey(server);
+        const malformed = () => family.inject('POST', '/api/v1/persons', '{"first_name": ', { 'content-type': 'application/json' });
+        for (let remaining = 2; remaining >= 0; --remaining) {
+            const response = await malformed();
+            expectRefusal(response, 400, 'invalid_request');
+            expectRateLimitHeaders(response, 'key', 3, remaining);
+        }
+
+        expectRateLimited(await malformed(), 'key', 3);
+    });
+
     it('does not count requests the chain refuses before it', async () => {
 
         const family = await familyWithKey(server);
