@@ -45,6 +45,34 @@ describe('family-records CLI', () => {
         expect(after.result).to.include({ code: 'invalid_key' });
     });
 
+    it('seeds a demo family with demo --json: its key reads every resource on the running server, and a second demo is another family', async () => {
+
+        const demo = await runCliJson(['demo', '--json'], env);
+        expect(demo).to.include({ plan: 'family' });
+        expect(demo.key).to.match(/^frk_/);
+        expect(demo.manager_email).to.contain('@');
+        expect(demo.manager_password).to.be.a.string();
+        expect(demo.super_admin_email).to.contain('@');
+
+        const all = await server.inject({ method: 'GET', url: '/api/v1/all', headers: { authorization: `Bearer ${demo.key}` } });
+        expect(all.statusCode).to.equal(200);
+        const resources = JSON.parse(all.payload).data as Record<string, unknown[]>;
+        expect(Object.keys(resources).sort()).to.equal(['documents', 'events', 'finances', 'gallery', 'history', 'persons', 'projects', 'trees']);
+        expect(Object.values(resources).every((records) => records.length > 0)).to.be.true();
+
+        const second = await runCliJson(['demo', '--json'], env);
+        expect(second.family_long_id).to.not.equal(demo.family_long_id);
+    });
+
+    it('prints how to use the demo family without --json', async () => {
+
+        const outcome = await runCli(['demo'], env);
+        expect(outcome.exitCode).to.equal(0);
+        expect(outcome.stdout).to.contain('API key');
+        expect(outcome.stdout).to.match(/frk_\S+/);
+        expect(outcome.stdout).to.contain('curl');
+    });
+
     it('prints exactly one JSON object with --json', async () => {
 
         const outcome = await runCli(['family', 'create', '--name', 'Zoë\'s family', '--plan', 'max', '--json'], env);
