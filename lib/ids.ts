@@ -30,11 +30,16 @@ export function toBase62(value: number, width: number): string {
     return result.padStart(width, '0');
 }
 
+const recordIdLength = 20;
+
 /** An opaque record id with a readable type prefix, like Stripe's `cus_…`. */
 export function recordId(prefix: string): string {
 
-    return `${prefix}_${randomBase62(20)}`;
+    return `${prefix}_${randomBase62(recordIdLength)}`;
 }
+
+/** The shape recordId(prefix) gives, for checking ids that come from clients. */
+export const recordIdPattern = (prefix: string): RegExp => new RegExp(`^${prefix}_[0-9A-Za-z]{${recordIdLength}}$`);
 
 /** A family's long id: opaque and unguessable (about 190 bits). */
 export function familyLongId(): string {

@@ -75,7 +75,7 @@ export const filesPlugin: Plugin<FilesOptions> = {
                 },
                 tags: ['api', 'documents'],
                 description: 'Download a document\'s file: a redirect to a signed URL valid for seconds',
-                validate: { params: Joi.object({ id: Joi.string().max(64).required() }), query: Joi.object({}) }
+                validate: { ...context.records.recordIdValidation(resources.documents), query: Joi.object({}) }
             }
         });
         server.route({

@@ -1,5 +1,6 @@
 import { apiError } from '../../lib/errors';
 import type { ResourceDeclaration } from '../../models/resources';
+import { holdsNul } from './nul-characters';
 
 /** Where the previous page ended: the sort it was read in, and the last row's sort value and id. */
 export interface Cursor {
@@ -45,7 +46,7 @@ export function decodeCursor(resource: ResourceDeclaration, text: string, sort: 
     }
 
     const notOurs = () => apiError(400, 'invalid_request', 'cursor is not a cursor this API returned.');
-    if (!Array.isArray(parts) || parts.length !== 4 || typeof parts[3] !== 'string') {
+    if (!Array.isArray(parts) || parts.length !== 4 || typeof parts[3] !== 'string' || parts.some(holdsNul)) {
         throw notOurs();
     }
 

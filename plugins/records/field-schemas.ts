@@ -2,6 +2,8 @@ import Joi from 'joi';
 
 import type { FieldDeclaration } from '../../models/resources';
 import { resources } from '../../models/resources';
+import { withoutNul } from './nul-characters';
+import { recordIdSchema } from './record-ids';
 
 function isRealDate(text: string): boolean {
 
@@ -13,15 +15,16 @@ function isRealDate(text: string): boolean {
 const realDate = (value: string, helpers: Joi.CustomHelpers) => (isRealDate(value) ? value : helpers.error('date.real'));
 const dateMessages = { 'date.real': '{{#label}} is not a real calendar date' };
 
+// Free text refuses U+0000; every other string type's pattern or value list leaves no room for one.
 const schemaByType: Record<FieldDeclaration['type'], (field: FieldDeclaration) => Joi.Schema> = {
-    string: (field) => Joi.string().max(field.max ?? 255),
-    text: (field) => Joi.string().allow('').max(field.max ?? 10000),
+    string: (field) => withoutNul(Joi.string().max(field.max ?? 255)),
+    text: (field) => withoutNul(Joi.string().allow('').max(field.max ?? 10000)),
     enum: (field) => Joi.string().valid(...(field.values ?? [])),
     date: () => Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD').custom(realDate).messages(dateMessages),
     partial_date: () => Joi.string().pattern(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'YYYY, YYYY-MM or YYYY-MM-DD').custom(realDate).messages(dateMessages),
     integer: () => Joi.number().integer().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
     currency: () => Joi.string().pattern(/^[A-Z]{3}$/, 'ISO 4217 code'),
-    reference: (field) => Joi.string().pattern(new RegExp(`^${resources[field.references!].idPrefix}_[0-9A-Za-z]{20}$`), `id of a ${resources[field.references!].singular}`)
+    reference: (field) => recordIdSchema(resources[field.references!])
 };
 
 /** The joi schema of one field's value, from its declaration. */

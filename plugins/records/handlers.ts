@@ -1,12 +1,12 @@
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 
-import { apiError } from '../../lib/errors';
 import { resourceNames, resources, type ResourceDeclaration } from '../../models/resources';
 import { apiCredentials, effectiveResources } from '../../gateway/scopes';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { ListOptions } from './list-sql';
 import { listedRecords } from './listed-records';
 import { cursorAfter, exportedRecords, readPage, type RecordSource } from './record-batches';
+import { recordNotFound } from './record-ids';
 import { recordLinesReader } from './record-lines';
 import { filtersOf } from './schemas';
 import type { RecordExtensions } from './extensions';
@@ -99,7 +99,7 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
 
             const record = await model.findOne({ where: { id: request.params.id, family_long_id: apiCredentials(request).family.familyLongId } });
             if (!record) {
-                throw apiError(404, 'not_found', `No ${resource.singular} ${request.params.id}.`);
+                throw recordNotFound(resource, request.params.id as string);
             }
 
             return { data: serializeRecord(resource, record, options.extensions) };

@@ -8,6 +8,7 @@ import { resourceNames, resources, type ResourceDeclaration, type ResourceName }
 import { RecordExtensions, type RecordExtension } from './extensions';
 import { aggregateHandler, resourceHandlers } from './handlers';
 import { listReader, type ListReader } from './list-readers';
+import { recordIdValidation } from './record-ids';
 import { aggregateQuerySchema, createPayloadSchema, listQuerySchema, updatePayloadSchema } from './schemas';
 import { serializeRecord, type SerializedRecord } from './serialize';
 import { createRecord, type CreateOptions, type RunInTransaction } from './writes';
@@ -29,6 +30,8 @@ export type RecordsContext = RecordsOptions & { extensions: RecordExtensions; li
 export interface RecordsApi {
     /** Adds response-time values and after-delete work to a resource. */
     extend(resource: ResourceName, extension: RecordExtension): void;
+    /** Validation of a route naming one record in its path (`{id}`): anything but an id of the resource's shape is a 404. */
+    recordIdValidation: typeof recordIdValidation;
     /** The joi schema of a create body: the resource's writable fields. */
     createPayloadSchema(resource: ResourceDeclaration): Joi.ObjectSchema;
     /** Creates a record and its change event in one transaction. */
@@ -47,7 +50,6 @@ declare module '@hapi/hapi' {
 type ListFormats = (resource: ResourceDeclaration) => string[];
 
 const group = 'family-api';
-const idParam = Joi.object({ id: Joi.string().max(64).required() });
 const jsonBody = { parse: true, allow: 'application/json', maxBytes: 1024 * 1024 } as const;
 /*
  * How lists compress when the client accepts it: zlib's fastest level. A 100,000-row CSV export is
@@ -63,12 +65,13 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsCont
     const handlers = resourceHandlers(resource, options);
     const base = `/api/v1/${name}`;
     const declare = (operation: string) => ({ auth: group, plugins: { gateway: { resource: name, operation } }, tags: ['api', name] });
+    const oneRecord = recordIdValidation(resource);
 
     const routes: ServerRoute[] = [
         { method: 'GET', path: base, handler: handlers.list, options: { ...declare('read'), description: `List ${name}`, compression: listCompression, validate: { query: listQuerySchema(resource, listFormats(resource)) } } },
-        { method: 'GET', path: `${base}/{id}`, handler: handlers.read, options: { ...declare('read'), description: `Read one ${resource.singular}`, validate: { params: idParam, query: Joi.object({}) } } },
-        { method: 'PATCH', path: `${base}/{id}`, handler: handlers.update, options: { ...declare('update'), description: `Update a ${resource.singular}`, payload: jsonBody, validate: { params: idParam, query: Joi.object({}), payload: updatePayloadSchema(resource).prefs({ convert: false }) } } },
-        { method: 'DELETE', path: `${base}/{id}`, handler: handlers.remove, options: { ...declare('delete'), description: `Delete a ${resource.singular}`, validate: { params: idParam, query: Joi.object({}) } } }
+        { method: 'GET', path: `${base}/{id}`, handler: handlers.read, options: { ...declare('read'), description: `Read one ${resource.singular}`, validate: { ...oneRecord, query: Joi.object({}) } } },
+        { method: 'PATCH', path: `${base}/{id}`, handler: handlers.update, options: { ...declare('update'), description: `Update a ${resource.singular}`, payload: jsonBody, validate: { ...oneRecord, query: Joi.object({}), payload: updatePayloadSchema(resource).prefs({ convert: false }) } } },
+        { method: 'DELETE', path: `${base}/{id}`, handler: handlers.remove, options: { ...declare('delete'), description: `Delete a ${resource.singular}`, validate: { ...oneRecord, query: Joi.object({}) } } }
     ];
 
     if (resource.creatable) {
@@ -107,6 +110,7 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
 
         const api: RecordsApi = {
             extend: (resource, extension) => options.extensions.add(resource, extension),
+            recordIdValidation,
             createPayloadSchema,
             createRecord: (familyLongId, resource, values, createOptions) => createRecord({ models: options.models, transaction: options.transaction, changeBus: options.changeBus, familyLongId }, resource, values, createOptions),
             serialize: (resource, record) => serializeRecord(resource, record, options.extensions)

@@ -6,6 +6,7 @@ import { recordId } from '../../lib/ids';
 import type { Models } from '../../models';
 import type { ResourceRecord } from '../../models/resource-record';
 import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
+import { recordNotFound } from './record-ids';
 
 export type RunInTransaction = <T>(work: (transaction: Transaction) => Promise<T>) => Promise<T>;
 
@@ -46,8 +47,6 @@ function findOwnRecord(context: WriteContext, resource: ResourceDeclaration, id:
     });
 }
 
-const notFound = (resource: ResourceDeclaration, id: string) => apiError(404, 'not_found', `No ${resource.singular} ${id}.`);
-
 /** What a caller other than the JSON create route adds to a create (the files plugin's uploads). */
 export interface CreateOptions {
     /** Values the server sets itself (read-only fields, internal columns); never from a request body. */
@@ -83,7 +82,7 @@ export function updateRecord(context: WriteContext, resource: ResourceDeclaratio
         const changeLog = await openFamilyChangeLog(context, transaction);
         const record = await findOwnRecord(context, resource, id, transaction);
         if (!record) {
-            throw notFound(resource, id);
+            throw recordNotFound(resource, id);
         }
 
         await assertReferencesExist(context, resource, changes, transaction, id);
@@ -121,7 +120,7 @@ export function deleteRecord(context: WriteContext, resource: ResourceDeclaratio
         const changeLog = await openFamilyChangeLog(context, transaction);
         const record = await findOwnRecord(context, resource, id, transaction);
         if (!record) {
-            throw notFound(resource, id);
+            throw recordNotFound(resource, id);
         }
 
         await clearReferencesTo(context, resource, id, transaction, changeLog);

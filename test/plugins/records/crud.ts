@@ -143,6 +143,19 @@ describe('records API v1: create, read, update, delete', () => {
             expectError(await family.inject('DELETE', `/api/v1/${name}/${unknown}`), 404, 'not_found', unknown);
         }
     });
+
+    it('answers 404 not_found, as for an unknown id, for what is not an id of the resource', async () => {
+
+        const family = await familyWithKey(server);
+        const treeId = await insertRecord(server, family.familyLongId, 'trees');
+        for (const id of [treeId, `per_${treeId.slice(4)}A`, `per_${'A'.repeat(61)}`, 'per_AAAAAAAAAAAAAAAAAAA%20', 'x']) {
+            expectError(await family.inject('GET', `/api/v1/persons/${id}`), 404, 'not_found', 'No person');
+            expectError(await family.inject('PATCH', `/api/v1/persons/${id}`, createBody('persons', { requiredOnly: true })), 404, 'not_found', 'No person');
+            expectError(await family.inject('DELETE', `/api/v1/persons/${id}`), 404, 'not_found', 'No person');
+        }
+
+        expect(dataOf(await family.inject('GET', `/api/v1/trees/${treeId}`)).revision).to.equal(1);
+    });
 });
 
 /** Every declared field of the resource, null: what a record shows for fields never set. */

@@ -2,7 +2,7 @@ import type { Server } from '@hapi/hapi';
 import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import { fieldNamesWhere, resources } from '../../../models/resources';
+import { fieldNamesWhere, isWritable, resourceNames, resources, type ResourceName } from '../../../models/resources';
 import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { createBody, creatableResources, dataOf, expectError, insertRecord, uploadedResources } from './fixtures';
 
@@ -230,6 +230,69 @@ describe('records API v1: validation', () => {
 
                 expect(dataOf(await family.inject('GET', `/api/v1/${name}/${created.id}`))).to.include({ [field]: own, revision: 1 });
                 expect(dataOf(await family.inject('PATCH', `/api/v1/${name}/${created.id}`, { [field]: null }))[field]).to.equal(null);
+            });
+        }
+    });
+
+    describe('NUL characters (U+0000)', () => {
+
+        // SQLite cut SQL text at one (500), PostgreSQL refuses it in text (500) or stored the value changed.
+        const withNul = 'a\u0000b';
+        const textFields = (name: ResourceName) => Object.entries(resources[name].fields)
+            .filter(([, field]) => isWritable(field) && (field.type === 'string' || field.type === 'text'))
+            .map(([field]) => field);
+
+        it('answers 404 not_found to an id holding one, as to an unknown id, and changes nothing', async () => {
+
+            for (const id of ['a%00b', `${personId}%00`, `%00${personId}`]) {
+                expectError(await family.inject('GET', `/api/v1/persons/${id}`), 404, 'not_found', 'No person');
+                expectError(await family.inject('PATCH', `/api/v1/persons/${id}`, { first_name: 'Nobody' }), 404, 'not_found', 'No person');
+                expectError(await family.inject('DELETE', `/api/v1/persons/${id}`), 404, 'not_found', 'No person');
+                expectError(await family.inject('GET', `/api/v1/documents/${id}/file`), 404, 'not_found', 'No document');
+            }
+
+            expect(dataOf(await family.inject('GET', `/api/v1/persons/${personId}`)).revision).to.equal(1);
+        });
+
+        it('refuses one in search, naming it', async () => {
+
+            expectError(await family.inject('GET', '/api/v1/persons?search=a%00b'), 400, 'invalid_request', 'search');
+            expectError(await family.inject('GET', '/api/v1/persons?search=ada%00&format=csv'), 400, 'invalid_request', 'search');
+            expectError(await family.inject('GET', '/api/v1/all?search=a%00b'), 400, 'invalid_request', 'search');
+        });
+
+        it('refuses one in any filter value, naming the filter', async () => {
+
+            for (const name of resourceNames) {
+                for (const field of fieldNamesWhere(resources[name], (declared) => declared.filterable)) {
+                    expectError(await family.inject('GET', `/api/v1/${name}?filter[${field}]=a%00b`), 400, 'invalid_request', `filter[${field}]`);
+                }
+            }
+        });
+
+        it('refuses a cursor holding one, in its id or its sort value', async () => {
+
+            const id = 'per_AAAAAAAAAAAAAAAAAAAA';
+            expectError(await family.inject('GET', `/api/v1/persons?cursor=${cursorOf(['created_at', 'asc', '2024-01-01T00:00:00.000Z', `${id}\u0000`])}`), 400, 'invalid_request', 'cursor');
+            expectError(await family.inject('GET', `/api/v1/persons?sort=first_name&cursor=${cursorOf(['first_name', 'asc', withNul, id])}`), 400, 'invalid_request', 'cursor');
+            expectError(await family.inject('GET', `/api/v1/persons?sort=first_name&cursor=${cursorOf(['first_name', 'asc', null, withNul])}`), 400, 'invalid_request', 'cursor');
+        });
+
+        for (const name of resourceNames) {
+            const resource = resources[name];
+
+            it(`refuses one in any text field of a ${resource.singular} body, naming the field, and changes nothing`, async () => {
+
+                const id = resource.creatable ? dataOf(await family.inject('POST', `/api/v1/${name}`, createBody(name)), 201).id : await insertRecord(server, family.familyLongId, name);
+                for (const field of textFields(name)) {
+                    if (resource.creatable) {
+                        expectError(await family.inject('POST', `/api/v1/${name}`, { ...createBody(name), [field]: withNul }), 400, 'invalid_request', field);
+                    }
+
+                    expectError(await family.inject('PATCH', `/api/v1/${name}/${id}`, { [field]: withNul }), 400, 'invalid_request', field);
+                }
+
+                expect(dataOf(await family.inject('GET', `/api/v1/${name}/${id}`)).revision).to.equal(1);
             });
         }
     });
