@@ -5,7 +5,7 @@ export type ErrorCode =
     | 'invalid_key' | 'api_not_enabled' | 'plan_not_eligible' | 'family_suspended'
     | 'resource_scope' | 'operation_scope' | 'not_found' | 'invalid_request'
     | 'too_large' | 'unsupported_media_type' | 'rate_limited'
-    | 'quota_exceeded' | 'invalid_signature' | 'url_expired'
+    | 'quota_exceeded' | 'invalid_signature' | 'url_expired' | 'range_not_satisfiable'
     | 'unauthorized' | 'forbidden' | 'conflict' | 'method_not_allowed' | 'internal_error';
 
 /** A Boom error carrying a stable `code` in its payload. */
@@ -38,6 +38,7 @@ const codeByStatus: Record<number, ErrorCode> = {
     409: 'conflict',
     413: 'too_large',
     415: 'unsupported_media_type',
+    416: 'range_not_satisfiable',
     429: 'rate_limited'
 };
 

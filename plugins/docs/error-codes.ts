@@ -20,6 +20,7 @@ export const errorCodes: Readonly<Record<ErrorCode, { status: number; when: stri
     quota_exceeded: { status: 413, when: 'The upload would take the family over its plan\'s storage quota.' },
     invalid_signature: { status: 403, when: 'A signed file URL was altered.' },
     url_expired: { status: 403, when: 'A signed file URL is past its expiry: ask the API for a fresh one.' },
+    range_not_satisfiable: { status: 416, when: 'The Range asks for no byte of the file (with Content-Range: bytes */<size>).' },
     unauthorized: { status: 401, when: 'Hosted site: not signed in.' },
     forbidden: { status: 403, when: 'Hosted site: signed in without the role.' },
     conflict: { status: 409, when: 'The change conflicts with the current state.' },

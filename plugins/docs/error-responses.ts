@@ -8,6 +8,7 @@ import { authSchemeOf } from './security';
 /** Headers an error status always carries. */
 const statusHeaders: Readonly<Record<number, readonly HeaderName[]>> = {
     401: ['WWW-Authenticate'],
+    416: ['Content-Range'],
     429: ['Retry-After']
 };
 
@@ -15,9 +16,9 @@ const statusHeaders: Readonly<Record<number, readonly HeaderName[]>> = {
 function routeErrorCodes(facts: RouteFacts): ErrorCode[] {
 
     const codes: ErrorCode[] = [];
-    if (facts.secured) {
-        codes.push(...authSchemeOf(facts.group).errors);
-        for (const policy of facts.group.policies.filter((candidate) => candidate.enabled)) {
+    if (facts.securedBy) {
+        codes.push(...authSchemeOf(facts.securedBy).errors);
+        for (const policy of facts.securedBy.policies.filter((candidate) => candidate.enabled)) {
             const answers = policyErrors[policy.name];
             if (!answers) {
                 throw new Error(`API reference: the errors of gateway policy "${policy.name}" are not described in plugins/docs/error-codes.ts`);

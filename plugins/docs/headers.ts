@@ -15,7 +15,8 @@ export const responseHeaders = {
     'WWW-Authenticate': { description: '`Bearer realm="family-records"`: send an API key.', required: true, schema: text },
     'Link': { description: '`<url>; rel="next"` when there is a next page: the same query with its cursor.', schema: text },
     'Location': { description: 'The URL of the created record.', required: true, schema: text },
-    'Content-Disposition': { description: 'For exports (a `format` other than json): `attachment` (`inline` for HTML) with a file name naming the family, the resource and the date.', schema: text }
+    'Content-Disposition': { description: 'For exports (a `format` other than json): `attachment` (`inline` for HTML) with a file name naming the family, the resource and the date.', schema: text },
+    'Content-Range': { description: 'A range\'s bytes and the file\'s size, `bytes 0-9/1000`; `bytes */1000` when no byte was in the range.', required: true, schema: text }
 } as const satisfies Record<string, HeaderObject>;
 
 export type HeaderName = keyof typeof responseHeaders;
@@ -32,7 +33,7 @@ export function headerRefs(names: readonly HeaderName[]): Record<string, Referen
 /** A route whose gateway chain limits rates sends the rate-limit headers with its responses. */
 function limitsRates(facts: RouteFacts): boolean {
 
-    return facts.secured && facts.group.policies.some((policy) => policy.enabled && policy.name === 'rate-limit');
+    return facts.securedBy?.policies.some((policy) => policy.enabled && policy.name === 'rate-limit') ?? false;
 }
 
 /** The response, with the rate-limit headers when the route limits rates. */

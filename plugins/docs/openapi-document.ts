@@ -1,6 +1,6 @@
 import type { RequestRoute } from '@hapi/hapi';
 
-import type { GatewayConfig, ScopesPolicy } from '../../gateway/policies/types';
+import type { GatewayConfig, RouteGroup, ScopesPolicy } from '../../gateway/policies/types';
 import { groupOfPath } from '../../gateway/route-groups';
 import { resourceNames, resources, type ResourceName } from '../../models/resources';
 import { errorSchema } from './error-responses';
@@ -21,7 +21,8 @@ export interface ReferenceContext {
 }
 
 const introduction = [
-    'Every request of the family API needs `Authorization: Bearer <API key>`. A key reaches one family, chosen resources and chosen operations:',
+    'Every request of the family API needs `Authorization: Bearer <API key>`, except reading this reference and the signed file URLs (`/files/{token}`), where the URL is the credential.',
+    'A key reaches one family, chosen resources and chosen operations:',
     'each operation names the operation scopes it needs in `x-required-operations`, and so does each query parameter that needs more (`search`, `sort`, `filter[…]`).',
     'Errors are JSON with a stable `code` (schema `Error`). Rate limits come from the family\'s plan; responses carry the RateLimit headers.',
     'This document is generated when the server starts, from its routes, their validation and the resource declarations.'
@@ -35,21 +36,42 @@ function byPathThenMethod(one: RequestRoute, other: RequestRoute): number {
 }
 
 /**
- * The OpenAPI 3.1 document of every route under a gateway route group's paths,
- * generated from the routes themselves (server.table()) and the resource declarations.
- * Tags follow the declaration order of the resources, then first use.
+ * Whether the reference documents `route`, and under which route group: every route under a
+ * group's paths, and a route outside them that declares `plugins.docs` (the signed file URLs),
+ * which must then be public: outside the groups there is no key scheme to describe. The rest
+ * (the hosted site, /docs, the health probes) is for people and operators, not API clients.
+ */
+function documentedUnder(route: RequestRoute, gateway: GatewayConfig): { group?: RouteGroup } | undefined {
+
+    const group = groupOfPath(route.path, gateway);
+    if (route.method === '*' || (!group && !route.settings.plugins?.docs)) {
+        return undefined;
+    }
+
+    if (!group && route.settings.auth) {
+        throw new Error(`API reference: ${route.method.toUpperCase()} ${route.path} declares plugins.docs outside the gateway's route groups, where only a public route (auth: false) can be described`);
+    }
+
+    return { group };
+}
+
+/**
+ * The OpenAPI 3.1 document of every route under a gateway route group's paths and of the
+ * public routes that declare themselves (plugins.docs), generated from the routes themselves
+ * (server.table()) and the resource declarations. Tags follow the declaration order of the
+ * resources, then first use.
  */
 export function openApiDocument(routes: RequestRoute[], context: ReferenceContext): OpenApiDocument {
 
     const paths: OpenApiDocument['paths'] = {};
     const tags = new Set<string>(resourceNames);
     for (const route of [...routes].sort(byPathThenMethod)) {
-        const group = groupOfPath(route.path, context.gateway);
-        if (!group || route.method === '*') {
+        const documented = documentedUnder(route, context.gateway);
+        if (!documented) {
             continue;
         }
 
-        const facts = routeFacts(route, group);
+        const facts = routeFacts(route, documented.group);
         (paths[facts.path] ??= {})[facts.method] = operationOf(facts, context.scopes);
         facts.tags.forEach((tag) => tags.add(tag));
     }

@@ -86,7 +86,7 @@ export function operationOf(facts: RouteFacts, scopes: ScopesPolicy): OperationO
         ...(facts.description ? { summary: facts.description } : {}),
         ...(facts.notes ? { description: facts.notes } : {}),
         tags: facts.tags,
-        security: facts.secured ? [{ [facts.group.name]: [] }] : [],
+        security: facts.securedBy ? [{ [facts.securedBy.name]: [] }] : [],
         parameters: [...facts.params.map(pathParameter), ...facts.query.map((parameter) => queryParameter(parameter, scopes))],
         ...(facts.body ? { requestBody: requestBody(facts.body) } : {}),
         responses: { ...successResponses(facts, scopes.aggregate_resource), ...errorResponses(facts) },

@@ -16,10 +16,8 @@ export interface RouteFacts {
     description?: string;
     notes?: string;
     tags: string[];
-    /** The gateway route group whose paths hold the route. */
-    group: RouteGroup;
-    /** False for the group's public paths, which need no key. */
-    secured: boolean;
+    /** The gateway route group whose key the route needs; none at a group's public paths or outside the groups. */
+    securedBy?: RouteGroup;
     gateway?: GatewayRouteMetadata;
     /** The route validates something, so a bad request is a 400. */
     validated: boolean;
@@ -66,17 +64,19 @@ function requestBody(route: RequestRoute): RouteFacts['body'] {
     };
 }
 
-export function routeFacts(route: RequestRoute, group: RouteGroup): RouteFacts {
+/** The facts of `route`, which lies under `group`'s paths, or outside every group when there is none. */
+export function routeFacts(route: RequestRoute, group: RouteGroup | undefined): RouteFacts {
 
     const where = `${route.method.toUpperCase()} ${route.path}`;
     const settings = route.settings;
     const validate = settings.validate ?? {};
     const query = validate.query ? keysOf(validate.query as Joi.Schema, where) : [];
-    const prefix = group.paths.find((candidate) => route.path.startsWith(candidate)) ?? '';
+    const prefix = group?.paths.find((candidate) => route.path.startsWith(candidate)) ?? '';
     const path = route.path.replace(pathParameter, '{$1}');
     const notes = ([] as string[]).concat(settings.notes ?? []).join('\n\n');
     const format = query.find((parameter) => parameter.name === 'format');
     const auth = settings.auth || undefined;
+    const secured = group !== undefined && (auth?.strategies ?? []).includes(group.name);
 
     return {
         method: route.method,
@@ -85,8 +85,7 @@ export function routeFacts(route: RequestRoute, group: RouteGroup): RouteFacts {
         ...(settings.description ? { description: settings.description } : {}),
         ...(notes ? { notes } : {}),
         tags: ([] as string[]).concat(settings.tags ?? []).filter((tag) => tag !== 'api'),
-        group,
-        secured: (auth?.strategies ?? []).includes(group.name),
+        ...(secured ? { securedBy: group } : {}),
         gateway: settings.plugins?.gateway,
         validated: Boolean(validate.params || validate.query || validate.payload),
         params: pathParameters(route, where),

@@ -10,7 +10,8 @@ export const unsatisfiable = Symbol('unsatisfiable');
  */
 export function parseByteRange(header: string, size: number): ByteRange | typeof unsatisfiable | undefined {
 
-    const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+    // The unit is case-insensitive, like every token of HTTP's grammar (RFC 9110 §14.1).
+    const match = /^bytes=(\d*)-(\d*)$/i.exec(header.trim());
     if (!match || (match[1] === '' && match[2] === '')) {
         return undefined;
     }

@@ -2,10 +2,8 @@
  * File names come from clients and go back out in Content-Disposition headers, so they
  * are reduced to something safe to store and to show.
  */
+import { rfc5987, withoutInvisibles } from '../../lib/file-name-text';
 
-// Control and invisible formatting characters (a right-to-left override can show
-// `photo\u202Egpj.exe` as `photoexe.jpg`), and line and paragraph separators.
-const invisible = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 // Characters Windows refuses in file names.
 const reservedOnWindows = /[<>:"|?*]/g;
 // Leading dots make hidden files (or `..`); Windows drops trailing dots and spaces.
@@ -33,16 +31,13 @@ function shorten(name: string, maxLength: number): string {
 export function sanitizeFileName(name: string, maxLength: number): string {
 
     const lastSegment = name.split(/[/\\]/).pop() ?? '';
-    const cleaned = lastSegment.normalize('NFC')
-        .replace(invisible, '')
+    const cleaned = withoutInvisibles(lastSegment.normalize('NFC'))
         .replace(reservedOnWindows, '_')
         .replace(/\s+/gu, ' ')
         .replace(dotsAndSpacesAtEnds, '');
 
     return shorten(cleaned, maxLength).replace(dotsAndSpacesAtEnds, '') || 'file';
 }
-
-const rfc5987 = (text: string) => encodeURIComponent(text).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
  * `attachment; filename="Zoe.pdf"; filename*=UTF-8''Zo%C3%AB.pdf` (RFC 6266): the UTF-8 name

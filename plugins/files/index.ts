@@ -6,6 +6,7 @@ import { releaseBlob } from './blobs';
 import { fileResourceNames, type FilesContext, type FilesOptions } from './context';
 import { documentFileHandler } from './document-file';
 import { serveFileHandler } from './serve-file';
+import { serveFileDocs } from './serve-file-docs';
 import { signedFileUrl } from './signed-urls';
 import { uploadHandler, uploadPayloadSchema } from './upload';
 
@@ -85,10 +86,13 @@ export const filesPlugin: Plugin<FilesOptions> = {
             options: {
                 // The signed URL is the credential.
                 auth: false,
+                plugins: { docs: serveFileDocs },
+                tags: ['api', 'files'],
                 description: 'The bytes of a file, through a signed, expiring URL',
+                notes: 'The API hands out these URLs: a gallery item\'s `url`, and the redirect of `GET /api/v1/documents/{id}/file`. The URL is the credential: no API key is needed, and it works until it expires.',
                 // Ranges are served straight from storage, not by hapi cutting the whole file.
                 response: { ranges: false },
-                validate: { params: Joi.object({ token: Joi.string().max(1000).required() }) }
+                validate: { params: Joi.object({ token: Joi.string().max(1000).required().description('The signed grant: which file, until when.') }) }
             }
         });
 

@@ -40,7 +40,7 @@ export function serveFileHandler(context: FilesContext) {
 
         const range = requestedRange(request.headers, stored.size, `"${sha256}"`);
         if (range === unsatisfiable) {
-            const error = apiError(416, 'invalid_request', `The requested range holds none of the file's ${stored.size} bytes.`);
+            const error = apiError(416, 'range_not_satisfiable', `The requested range holds none of the file's ${stored.size} bytes.`);
             error.output.headers['content-range'] = `bytes */${stored.size}`;
             throw error;
         }

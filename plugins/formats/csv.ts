@@ -5,8 +5,13 @@ import { Transform as Json2CsvTransform } from '@json2csv/node';
 import { columnsOf, unionColumnsOf } from './tables';
 import type { ExportDocument, ExportRecord, Renderer } from './types';
 
-/** Cells a spreadsheet would run as a formula (or that hide one behind a tab or line break), OWASP's list. */
-const formulaStart = /^[=+\-@\t\r]/;
+/**
+ * Cells a spreadsheet would run as a formula: OWASP's list (a leading tab or CR, `= + - @`) and a
+ * leading LF, which can hide one on the next line too; `= + - @` also after any Unicode whitespace
+ * (spreadsheets skip leading spaces, NBSP and U+3000) and as their full-width forms ＝＋－＠, in
+ * case a spreadsheet folds them to ASCII.
+ */
+const formulaStart = /^(?:[\t\r\n]|\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/u;
 /** RFC 4180: a field holding a quote, a comma or a line break is quoted, its quotes doubled. */
 const needsQuotes = /[",\r\n]/;
 

@@ -1,3 +1,5 @@
+import { rfc5987, withoutInvisibles } from '../../lib/file-name-text';
+
 /** `Zoë's Family` → `zoes-family`: ASCII letters, digits and dashes only, safe in any file system and header. */
 export function fileSlug(text: string): string {
 
@@ -13,14 +15,16 @@ export function fileSlug(text: string): string {
     return slug || 'family';
 }
 
-/** The name as people wrote it, without what file systems refuse or headers cannot carry. */
+/**
+ * The name as people wrote it, without what file systems refuse or headers cannot carry, nor
+ * characters that hide or reorder text (`Zoë \u202Efdp.exe` would show as ending `.pdf`).
+ * At most 100 characters, cut between code points: half a surrogate pair cannot be encoded.
+ */
 function unicodeFileName(text: string): string {
 
-    return text.normalize('NFC').replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '-').replace(/\s+/g, ' ').trim().slice(0, 100);
+    const spelled = withoutInvisibles(text.normalize('NFC')).replace(/[/\\:*?"<>|]+/g, '-').replace(/\s+/g, ' ').trim();
+    return Array.from(spelled).slice(0, 100).join('').trim();
 }
-
-/** RFC 5987 `ext-value` encoding: UTF-8, percent-encoded except the attribute characters. */
-const rfc5987 = (text: string) => encodeURIComponent(text).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
  * `attachment; filename="the-smiths-persons-2026-11-21.csv"`, plus an RFC 5987 `filename*` keeping

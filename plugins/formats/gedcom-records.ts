@@ -114,13 +114,14 @@ export interface FamilyMembers {
 
 /**
  * A FAM record. GEDCOM 7's HUSB and WIFE are partner slots that imply no sex; as a layout hint a
- * male partner takes HUSB and a female partner WIFE, otherwise the order decides.
+ * male partner takes HUSB and a female partner WIFE (a lone one too), otherwise the order decides.
  */
 export function familyRecord(family: FamilyMembers): string {
 
     const partners = [...family.partners].sort((a, b) => Number(b.gender === 'male') - Number(a.gender === 'male') || Number(a.gender === 'female') - Number(b.gender === 'female'));
+    const slots = partners.length === 1 && partners[0].gender === 'female' ? ['WIFE'] : ['HUSB', 'WIFE'];
     return gedcomLine(0, 'FAM', undefined, family.xref) +
-        partners.map((partner, index) => pointerLine(1, index === 0 ? 'HUSB' : 'WIFE', partner.xref)).join('') +
+        partners.map((partner, index) => pointerLine(1, slots[index], partner.xref)).join('') +
         family.children.map((child) => pointerLine(1, 'CHIL', child)).join('') +
         family.events.map((event) => eventLines(1, event, true)).join('');
 }

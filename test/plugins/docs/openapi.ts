@@ -3,7 +3,7 @@ import Path from 'path';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
-import Hapi, { type Server } from '@hapi/hapi';
+import Hapi, { type RequestRoute, type Server } from '@hapi/hapi';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import Joi from 'joi';
@@ -15,7 +15,8 @@ import { policyErrors } from '../../../plugins/docs/error-codes';
 import { openApiDocument } from '../../../plugins/docs/openapi-document';
 import type { JsonSchema, OpenApiDocument, OperationObject } from '../../../plugins/docs/openapi-types';
 import { familyWithKey, testServer } from '../../helpers/server';
-import { bodyOf, createBody, creatableResources, insertRecord, uploadedResources } from '../records/fixtures';
+import { pathOf, sampleFile, upload } from '../files/fixtures';
+import { bodyOf, createBody, creatableResources, dataOf, insertRecord, uploadedResources } from '../records/fixtures';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -25,6 +26,22 @@ const designErrorCodes = [
     'invalid_key', 'api_not_enabled', 'plan_not_eligible', 'family_suspended', 'resource_scope', 'operation_scope',
     'not_found', 'invalid_request', 'too_large', 'unsupported_media_type', 'rate_limited'
 ];
+
+/**
+ * The routes the reference leaves out on purpose, each with the reason: it is the API for API
+ * clients (the family API and the signed file URLs). Every other route of the server is in it.
+ */
+const outsideReference: { reason: string; holds: (route: RequestRoute) => boolean }[] = [
+    {
+        reason: 'the hosted site: pages and their JSON, for people signed in with a session cookie, not API clients',
+        holds: (route) => Boolean((route.settings.auth || undefined)?.strategies?.includes('site-session')) || route.path.startsWith('/site/')
+    },
+    { reason: 'this reference itself, as a page for people', holds: (route) => route.path === '/docs' },
+    { reason: 'health probes, for load balancers and orchestrators', holds: (route) => ['/healthz', '/readyz'].includes(route.path) }
+];
+
+/** Public operations: the reference itself and the signed file URLs, whose URL is the credential. */
+const publicPaths = ['/api/v1/openapi.json', '/files/{token}'];
 
 const documentedOperations = (document: OpenApiDocument): [string, string, OperationObject][] =>
     Object.entries(document.paths).flatMap(([path, operations]) => Object.entries(operations).map(([method, operation]): [string, string, OperationObject] => [path, method, operation]));
@@ -113,14 +130,18 @@ describe('GET /api/v1/openapi.json', () => {
         }
     });
 
-    it('documents every route under /api/v1 with its method, and nothing else', () => {
+    it('documents every route of the server with its method, but those left out on purpose, and nothing else', () => {
 
-        const routes = server.table().filter((route) => route.path === '/api/v1' || route.path.startsWith('/api/v1/'))
+        const routes = server.table().filter((route) => !outsideReference.some((rule) => rule.holds(route)))
             .map((route) => `${route.method} ${route.path.replace(/\{(\w+)[?*]?\d*\}/g, '{$1}')}`);
         const documented = documentedOperations(document).map(([path, method]) => `${method} ${path}`);
 
         expect(routes.length).to.be.above(35);
+        expect(routes).to.include(['get /files/{token}', 'get /api/v1/openapi.json']);
         expect(documented.sort()).to.equal(routes.sort());
+        for (const rule of outsideReference) {
+            expect(server.table().some(rule.holds), `a rule that leaves out no route: ${rule.reason}`).to.be.true();
+        }
     });
 
     it('takes the information, server and security scheme from the deployment', () => {
@@ -132,7 +153,7 @@ describe('GET /api/v1/openapi.json', () => {
         expect(document.components.securitySchemes['family-api'].description).to.contain('frk_');
 
         for (const [path, method, operation] of documentedOperations(document)) {
-            const expected = path === '/api/v1/openapi.json' ? [] : [{ 'family-api': [] }];
+            const expected = publicPaths.includes(path) ? [] : [{ 'family-api': [] }];
             expect(operation.security, `${method} ${path}`).to.equal(expected);
         }
     });
@@ -186,6 +207,26 @@ describe('GET /api/v1/openapi.json', () => {
         expect(document.paths['/api/v1/persons'].get.responses['413']).to.not.exist();
         expect(document.paths['/api/v1/persons'].get.responses['429'].headers).to.include('Retry-After');
         expect(document.paths['/api/v1/persons'].get.responses['401'].headers).to.equal({ 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } });
+    });
+
+    it('documents the signed file URLs: public, the file\'s responses and the codes they answer', async () => {
+
+        const operation = document.paths['/files/{token}'].get;
+        const codesOf = (status: string) => (operation.responses[status].content!['application/json'].schema as any).allOf[1].properties.code.enum;
+        expect(operation.operationId).to.equal('getFilesByToken');
+        expect(Object.keys(operation.responses)).to.equal(['200', '206', '304', '400', '403', '404', '416']);
+        expect(codesOf('403')).to.equal(['invalid_signature', 'url_expired']);
+        expect(codesOf('416')).to.equal(['range_not_satisfiable']);
+        expect(operation.responses['416'].headers).to.equal({ 'Content-Range': { $ref: '#/components/headers/Content-Range' } });
+        expect(operation.responses['206'].headers).to.include(['Content-Range', 'ETag', 'Cache-Control']);
+        expect(operation.responses['200'].headers).to.not.include('RateLimit');
+
+        const family = await familyWithKey(server);
+        const path = pathOf(dataOf(await upload(family, 'gallery', sampleFile('png', 100)), 201).url);
+        expect((await server.inject(path)).statusCode).to.equal(200);
+        expect((await server.inject({ url: path, headers: { range: 'bytes=0-9' } })).statusCode).to.equal(206);
+        expectDocumented('/files/{token}', 'get', 416, bodyOf(await server.inject({ url: path, headers: { range: 'bytes=100-' } })));
+        expectDocumented('/files/{token}', 'get', 403, bodyOf(await server.inject(`${path}=`)));
     });
 
     it('answers a request without a key on every secured route as documented', async () => {
@@ -266,13 +307,32 @@ describe('openApiDocument()', () => {
         });
 
         const context = { gateway: { routeGroups: [] }, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd' };
-        expect(openApiDocument(bare.table(), context).paths).to.equal({});
-
         const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], auth: { scheme: 'api-key' }, policies: [] }] };
         const { responses } = openApiDocument(bare.table(), { ...context, gateway }).paths['/api/v1/uploads/{id}'].post;
         expect(Object.keys(responses)).to.equal(['302', '400', '404', '413']);
         expect(responses['302']).to.equal({ description: 'Elsewhere.', headers: { Location: { $ref: '#/components/headers/Location' } } });
         expect((responses['413'].content!['application/json'].schema as any).allOf[1].properties.code.enum).to.equal(['quota_exceeded']);
+    });
+
+    it('documents a route outside the route groups when it declares plugins.docs, and only a public one', () => {
+
+        const { policyStore, config } = server.app.services;
+        const bare = Hapi.server();
+        bare.auth.scheme('anyone', () => ({ authenticate: (_request, h) => h.authenticated({ credentials: {} }) }));
+        bare.auth.strategy('session', 'anyone');
+        bare.route([
+            { method: 'GET', path: '/status', handler: () => null, options: { auth: false } },
+            { method: 'GET', path: '/downloads/{name}', handler: () => null, options: { auth: false, plugins: { docs: { responses: { 200: { description: 'The file.' } } } } } }
+        ]);
+
+        const context = { gateway: { routeGroups: [] }, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd' };
+        const { paths } = openApiDocument(bare.table(), context);
+        expect(Object.keys(paths)).to.equal(['/downloads/{name}']);
+        expect(paths['/downloads/{name}'].get.security).to.equal([]);
+        expect(Object.keys(paths['/downloads/{name}'].get.responses)).to.equal(['200', '404']);
+
+        bare.route({ method: 'GET', path: '/account/export', handler: () => null, options: { auth: 'session', plugins: { docs: { responses: { 200: { description: 'The export.' } } } } } });
+        expect(() => openApiDocument(bare.table(), context)).to.throw('API reference: GET /account/export declares plugins.docs outside the gateway\'s route groups, where only a public route (auth: false) can be described');
     });
 
     it('refuses a route group whose policy it cannot document', () => {

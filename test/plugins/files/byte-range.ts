@@ -19,6 +19,13 @@ describe('parseByteRange()', () => {
         expect(parseByteRange(' bytes=1-2 ', 10)).to.equal({ start: 1, end: 2 });
     });
 
+    it('reads the unit in any case, as RFC 9110 §14.1 asks', () => {
+
+        expect(parseByteRange('Bytes=0-9', 10)).to.equal({ start: 0, end: 9 });
+        expect(parseByteRange('BYTES=-3', 10)).to.equal({ start: 7, end: 9 });
+        expect(parseByteRange('bYtEs=10-', 10)).to.equal(unsatisfiable);
+    });
+
     it('finds no byte of the file in a range starting at or past its end, or an empty suffix', () => {
 
         expect(parseByteRange('bytes=10-', 10)).to.equal(unsatisfiable);

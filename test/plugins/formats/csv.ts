@@ -79,7 +79,11 @@ describe('format=csv', () => {
     it('neutralises cells a spreadsheet would run as formulas', async () => {
 
         const own = await familyWithKey(server);
-        const hostile = ['=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'];
+        const hostile = [
+            '=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '-', '@SUM(A1)', '\t=1', '\r=1', '\n=1+1',
+            ' =1+1', '\u00a0=1+1', '\u3000+1', ' \t @SUM(A1)', '\u2003-2+3',                       // whitespace spreadsheets skip
+            '\uff1d1+1', '\uff0b1', '\uff0d1', '\uff20SUM(A1)', ' \uff1d1+1'                        // full-width = + - @
+        ];
         for (const value of hostile) {
             dataOf(await own.inject('POST', '/api/v1/persons', { first_name: value, last_name: 'Safe' }), 201);
         }
@@ -93,10 +97,10 @@ describe('format=csv', () => {
     it('leaves numbers and harmless text alone', async () => {
 
         const own = await familyWithKey(server);
-        dataOf(await own.inject('POST', '/api/v1/finances', { ...createBody('finances'), description: 'Refund', amount_minor: -1250, notes: 'a = b' }), 201);
+        dataOf(await own.inject('POST', '/api/v1/finances', { ...createBody('finances'), description: ' Refund', amount_minor: -1250, notes: 'a = b' }), 201);
         const [row] = parseCsv((await exportText(own, '/api/v1/finances?format=csv', csvType)).text);
         expect(row.amount_minor).to.equal('-1250');
-        expect(row.description).to.equal('Refund');
+        expect(row.description).to.equal(' Refund');
         expect(row.notes).to.equal('a = b');
     });
 

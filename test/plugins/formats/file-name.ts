@@ -52,4 +52,20 @@ describe('contentDisposition()', () => {
         expect(encoded).to.not.match(/[/\\"\r\n]/);
         expect(header.split('"')).to.have.length(3);
     });
+
+    it('drops characters that hide or reorder the name, as uploads do: a right-to-left override cannot fake an extension', () => {
+
+        const spelled = (familyName: string) => decodeURIComponent(contentDisposition('attachment', familyName, 'persons', day, 'pdf').split('filename*=UTF-8\'\'')[1]);
+
+        expect(spelled('Zoë \u202Efdp.exe')).to.equal('Zoë fdp.exe-persons-2026-11-21.pdf');
+        expect(spelled('Zoë\u2066\u200F\u200B\u00AD\uFEFF\u0085\u009B\u2028\u2029 Berg')).to.equal('Zoë Berg-persons-2026-11-21.pdf');
+        expect(spelled('Zoë\u0000\u001B[31m')).to.equal('Zoë[31m-persons-2026-11-21.pdf');
+    });
+
+    it('cuts a long name between characters, never inside a surrogate pair', () => {
+
+        const name = `${'ë'.repeat(99)}😀😀`;
+        const header = contentDisposition('attachment', name, 'trees', day, 'csv');
+        expect(decodeURIComponent(header.split('filename*=UTF-8\'\'')[1])).to.equal(`${'ë'.repeat(99)}😀-trees-2026-11-21.csv`);
+    });
 });

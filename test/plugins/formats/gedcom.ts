@@ -109,6 +109,26 @@ describe('format=gedcom', () => {
         expect(families).to.include({ husb: xref(ids.per), wife: xref(ids.anna), chil: [] });                   // spouses, no children
     });
 
+    it('puts a lone female parent in WIFE, and a lone male or unknown one in HUSB', async () => {
+
+        const own = await familyWithKey(server);
+        const person = async (body: Record<string, unknown>) => dataOf(await own.inject('POST', '/api/v1/persons', { last_name: 'Lind', ...body }), 201).id as string;
+        const mother = await person({ first_name: 'Maja', gender: 'female' });
+        const father = await person({ first_name: 'Olof', gender: 'male' });
+        const unknown = await person({ first_name: 'Kim', gender: 'unknown' });
+        const offspring = [await person({ first_name: 'Ida', parent_1_id: mother }), await person({ first_name: 'Ola', parent_2_id: father }), await person({ first_name: 'Eva', parent_1_id: unknown })];
+
+        const records = parseGedcom((await exportText(own, '/api/v1/persons?format=gedcom', gedcomType)).text);
+        const familyOf = (childId: string) => record(records, pointerOf(child(individual(records, childId), 'FAMC')));
+        const slots = (fam: GedcomNode) => fam.children.filter((node) => node.tag === 'HUSB' || node.tag === 'WIFE').map((node) => `${node.tag} ${pointerOf(node)}`);
+
+        expect(offspring.map((id) => slots(familyOf(id)))).to.equal([
+            [`WIFE ${individual(records, mother).xref}`],
+            [`HUSB ${individual(records, father).xref}`],
+            [`HUSB ${individual(records, unknown).xref}`]
+        ]);
+    });
+
     it('puts events inside the individual or family they concern, and notes those it cannot place', async () => {
 
         const records = parseGedcom((await exportText(family, '/api/v1/all?format=gedcom', gedcomType)).text);
