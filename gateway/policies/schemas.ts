@@ -111,6 +111,9 @@ export const scopesSchema = Joi.object({
     default_key_operations: readOnlyOperations('write operations always need an explicit grant').required()
 });
 
+const cronExpression = Joi.string().custom((value: string, helpers) => (Cron.validate(value) ? value : helpers.error('cron.invalid')))
+    .messages({ 'cron.invalid': '"{#value}" is not a cron expression (e.g. "17 3 * * *": daily at 03:17)' });
+
 /** `"FF D8 ?? E0"`: hex bytes separated by spaces, `??` for any byte; parsed to numbers, null for `??`. */
 const signatureBytes = Joi.string().custom((text: string, helpers) => {
 
@@ -145,11 +148,13 @@ export const filesSchema = Joi.object({
 
         const missing = (helpers.prefs.context as FilesContext).fileResourceNames.filter((name) => !list.some((entry) => entry.name === name));
         return missing.length === 0 ? list : helpers.error('resources.missing', { missing: missing.join(', ') });
-    }).messages({ 'resources.missing': 'must list every resource whose records carry a file; missing: {#missing}' })
+    }).messages({ 'resources.missing': 'must list every resource whose records carry a file; missing: {#missing}' }),
+    unreferenced_files: Joi.object({
+        sweep_schedule: cronExpression.required(),
+        // An upload holds its file for a moment before its record commits; a shorter grace would only make some write it twice.
+        grace_seconds: Joi.number().integer().min(300).required()
+    }).required()
 });
-
-const cronExpression = Joi.string().custom((value: string, helpers) => (Cron.validate(value) ? value : helpers.error('cron.invalid')))
-    .messages({ 'cron.invalid': '"{#value}" is not a cron expression (e.g. "17 3 * * *": daily at 03:17)' });
 
 export const usageSchema = Joi.object({
     flush_interval_seconds: Joi.number().integer().min(1).max(300).required(),

@@ -81,6 +81,13 @@ export interface FilesPolicy {
     /** In detection order: the first type whose signature matches is what a file is. */
     media_types: MediaTypePolicy[];
     resources: FileResourcePolicy[];
+    /** Removing stored files no record holds. */
+    unreferenced_files: {
+        /** A cron expression. */
+        sweep_schedule: string;
+        /** Files written more recently are kept: an upload may be about to save its record. */
+        grace_seconds: number;
+    };
 }
 
 /** policies/usage.yaml: how the gateway's usage counts are written and kept. */

@@ -15,11 +15,18 @@ export interface StoredBlob {
     sha256: string;
 }
 
+/** A blob as `list` finds it. */
+export interface ListedBlob {
+    key: string;
+    /** When its content was last written: a blob `put` again keeps its time. */
+    modifiedAt: Date;
+}
+
 /**
  * Where uploaded files live. Content-addressed: `put` of the same bytes returns the same
  * key and keeps them once, so several records may share one blob (whoever removes a blob
  * checks first that no record refers to it). LocalDiskStorage is the default; an
- * S3-compatible store implements the same four calls (see ARCHITECTURE.md, Files).
+ * S3-compatible store implements the same five calls (see ARCHITECTURE.md, Files).
  */
 export interface FileStorage {
     /** Stores the bytes. A blob is visible only once complete; storing it again is harmless. */
@@ -30,6 +37,11 @@ export interface FileStorage {
     stat(key: string): Promise<{ size: number } | null>;
     /** Removes the blob; removing one that is not there is not an error. */
     remove(key: string): Promise<void>;
+    /**
+     * Every complete blob, in no particular order, read as it goes (S3's ListObjectsV2 gives
+     * its pages the same way). A blob put or removed meanwhile may or may not be listed.
+     */
+    list(): AsyncIterable<ListedBlob>;
 }
 
 export class BlobNotFoundError extends Error {

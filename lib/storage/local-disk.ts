@@ -3,7 +3,7 @@ import Fs from 'fs';
 import Path from 'path';
 import type { Readable } from 'stream';
 
-import { BlobNotFoundError, contentKey, isContentKey, type ByteRange, type FileStorage, type StoredBlob } from '.';
+import { BlobNotFoundError, contentKey, isContentKey, type ByteRange, type FileStorage, type ListedBlob, type StoredBlob } from '.';
 
 // Family documents are private: only the service's own user reads them.
 const FILE_MODE = 0o600;
@@ -67,21 +67,35 @@ export class LocalDiskStorage implements FileStorage {
 
     async stat(key: string): Promise<{ size: number } | null> {
 
-        try {
-            return { size: (await Fs.promises.stat(this.pathOf(key))).size };
-        }
-        catch (error) {
-            if (isMissing(error)) {
-                return null;
-            }
-
-            throw error;
-        }
+        const stat = await statIfPresent(this.pathOf(key));
+        return stat && { size: stat.size };
     }
 
     async remove(key: string): Promise<void> {
 
         await Fs.promises.rm(this.pathOf(key), { force: true });
+    }
+
+    async *list(): AsyncIterable<ListedBlob> {
+
+        for (const first of await fanOutDirectories(this.root)) {
+            for (const second of await fanOutDirectories(Path.join(this.root, first))) {
+                const directory = Path.join(this.root, first, second);
+                for (const entry of await entriesOf(directory)) {
+                    const key = `${first}/${second}/${entry.name}`;
+                    // A write under way (or cut short by a crash) is a `<sha256>.<random>.tmp` beside its key: never a blob.
+                    if (!entry.isFile() || !isContentKey(key)) {
+                        continue;
+                    }
+
+                    // Null when removed since the directory was read.
+                    const stat = await statIfPresent(Path.join(directory, entry.name));
+                    if (stat) {
+                        yield { key, modifiedAt: stat.mtime };
+                    }
+                }
+            }
+        }
     }
 
     private pathOf(key: string): string {
@@ -95,6 +109,41 @@ export class LocalDiskStorage implements FileStorage {
 }
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+async function statIfPresent(path: string): Promise<Fs.Stats | null> {
+
+    try {
+        return await Fs.promises.stat(path);
+    }
+    catch (error) {
+        if (isMissing(error)) {
+            return null;
+        }
+
+        throw error;
+    }
+}
+
+/** The entries of a directory; none when it is not there (nothing stored yet, or removed meanwhile). */
+async function entriesOf(directory: string): Promise<Fs.Dirent[]> {
+
+    try {
+        return await Fs.promises.readdir(directory, { withFileTypes: true });
+    }
+    catch (error) {
+        if (isMissing(error)) {
+            return [];
+        }
+
+        throw error;
+    }
+}
+
+/** The `ab` directories contentKey() fans out into, by name. */
+async function fanOutDirectories(directory: string): Promise<string[]> {
+
+    return (await entriesOf(directory)).filter((entry) => entry.isDirectory() && /^[0-9a-f]{2}$/.test(entry.name)).map((entry) => entry.name);
+}
 
 /** Makes the rename itself durable: without it a power cut could forget the new name. */
 async function syncDirectory(directory: string): Promise<void> {

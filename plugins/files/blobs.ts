@@ -35,27 +35,42 @@ export async function holdBlob(context: FilesContext, blob: StoredBlob, data: Bu
     }
 }
 
+/** Which of `keys` some record (of any family) holds. */
+export async function referencedKeys(context: FilesContext, keys: readonly string[], transaction?: Transaction): Promise<Set<string>> {
+
+    const referenced = new Set<string>();
+    for (const name of fileResourceNames) {
+        const rows = await context.models.records[name].findAll({ attributes: ['storage_key'], where: { storage_key: [...keys] }, group: ['storage_key'], raw: true, transaction });
+        for (const row of rows as unknown as { storage_key: string }[]) {
+            referenced.add(row.storage_key);
+        }
+    }
+
+    return referenced;
+}
+
 /**
- * Removes the blob when no record (of any family) holds it any more: after a deletion, or
- * an upload that was refused. Never throws: the caller's outcome stands, and a blob left
- * behind costs only disk space, so a failure is logged.
+ * Removes the blob when no record (of any family) holds it any more: after a deletion, an
+ * upload that was refused, or when the sweep finds it unreferenced. Resolves to whether it
+ * removed it. Never throws: the caller's outcome stands, and a blob left behind costs only
+ * disk space, so a failure is logged.
  */
-export async function releaseBlob(context: FilesContext, key: string): Promise<void> {
+export async function releaseBlob(context: FilesContext, key: string): Promise<boolean> {
 
     try {
-        await context.transaction(async (transaction) => {
+        return await context.transaction(async (transaction) => {
 
             await lockBlob(context, key, transaction);
-            for (const name of fileResourceNames) {
-                if (await context.models.records[name].count({ where: { storage_key: key }, transaction }) > 0) {
-                    return;
-                }
+            if ((await referencedKeys(context, [key], transaction)).size > 0) {
+                return false;
             }
 
             await context.storage.remove(key);
+            return true;
         });
     }
     catch (error) {
         context.log(['files', 'error'], `could not release stored file ${key}: ${(error as Error).stack ?? error}`);
+        return false;
     }
 }

@@ -1,6 +1,7 @@
 import type { Plugin, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
+import type { ListedBlob } from '../../lib/storage';
 import { resources } from '../../models/resources';
 import { releaseBlob } from './blobs';
 import { fileResourceNames, type FilesContext, type FilesOptions } from './context';
@@ -8,9 +9,22 @@ import { documentFileHandler } from './document-file';
 import { serveFileHandler } from './serve-file';
 import { serveFileDocs } from './serve-file-docs';
 import { signedFileUrl } from './signed-urls';
+import { FilesTasks } from './tasks';
 import { uploadHandler, uploadPayloadSchema } from './upload';
 
 export type { FilesOptions };
+
+/** What `server.plugins.files` holds. */
+export interface FilesApi {
+    /** Removes stored files no record holds, written before the grace period; what the schedule runs. Resolves to them. */
+    sweepUnreferencedFiles(): Promise<ListedBlob[]>;
+}
+
+declare module '@hapi/hapi' {
+    interface PluginProperties {
+        files: FilesApi;
+    }
+}
 
 const group = 'family-api';
 
@@ -52,8 +66,9 @@ function uploadRoutes(context: FilesContext): ServerRoute[] {
 }
 
 /**
- * Uploads of gallery items and documents, their storage and quotas, and the signed URLs
- * that serve them. Builds on the records plugin through `server.plugins.records`.
+ * Uploads of gallery items and documents, their storage and quotas, the signed URLs that
+ * serve them, and the periodic removal of stored files no record holds. Builds on the
+ * records plugin through `server.plugins.records`.
  */
 export const filesPlugin: Plugin<FilesOptions> = {
     name: 'files',
@@ -62,6 +77,12 @@ export const filesPlugin: Plugin<FilesOptions> = {
 
         Joi.assert(options, optionsSchema, 'files plugin options');
         const context: FilesContext = { ...options, records: server.plugins.records };
+        const tasks = new FilesTasks(context);
+
+        server.expose({ sweepUnreferencedFiles: () => tasks.sweep() } satisfies FilesApi);
+        // Only while the server runs (not in the CLI); stopped before the database closes.
+        server.ext('onPostStart', () => tasks.start());
+        server.ext('onPreStop', () => tasks.stop());
 
         server.route(uploadRoutes(context));
         server.route({

@@ -149,4 +149,93 @@ describe('LocalDiskStorage', () => {
         expect(await storage.stat(blob.key)).to.be.null();
         await expect(storage.open(blob.key)).to.reject(BlobNotFoundError);
     });
+
+    describe('list()', () => {
+
+        /** Every listed blob, by key. */
+        async function listed(storage: LocalDiskStorage): Promise<Map<string, Date>> {
+
+            const blobs = new Map<string, Date>();
+            for await (const blob of storage.list()) {
+                blobs.set(blob.key, blob.modifiedAt);
+            }
+
+            return blobs;
+        }
+
+        it('lists every stored blob with the time its content was written', async () => {
+
+            const root = scratchDirectory();
+            const storage = new LocalDiskStorage(root);
+            const blobs = await Promise.all([storage.put(Crypto.randomBytes(10)), storage.put(Crypto.randomBytes(2000)), storage.put(Crypto.randomBytes(1))]);
+            const lastWeek = new Date(Date.now() - 7 * 24 * 3600 * 1000);
+            Fs.utimesSync(Path.join(root, ...blobs[0].key.split('/')), lastWeek, lastWeek);
+
+            const found = await listed(storage);
+
+            expect([...found.keys()].sort()).to.equal(blobs.map((blob) => blob.key).sort());
+            expect(found.get(blobs[0].key)!.getTime()).to.equal(lastWeek.getTime());
+            expect(Date.now() - found.get(blobs[1].key)!.getTime()).to.be.within(0, 60_000);
+        });
+
+        it('keeps a blob\'s time when the same content is stored again', async () => {
+
+            const root = scratchDirectory();
+            const storage = new LocalDiskStorage(root);
+            const data = Crypto.randomBytes(100);
+            const { key } = await storage.put(data);
+            const lastWeek = new Date(Date.now() - 7 * 24 * 3600 * 1000);
+            Fs.utimesSync(Path.join(root, ...key.split('/')), lastWeek, lastWeek);
+
+            await storage.put(data);
+
+            expect((await listed(storage)).get(key)!.getTime()).to.equal(lastWeek.getTime());
+        });
+
+        it('lists nothing before anything is stored, and nothing once all is removed', async () => {
+
+            const root = Path.join(scratchDirectory(), 'not-yet');
+            const storage = new LocalDiskStorage(root);
+            expect((await listed(storage)).size).to.equal(0);
+
+            const blob = await storage.put(Crypto.randomBytes(10));
+            await storage.remove(blob.key);
+            expect((await listed(storage)).size).to.equal(0);
+        });
+
+        it('never lists the temporary file of a write under way or cut short, nor anything else that is not a key', async () => {
+
+            const root = scratchDirectory();
+            const storage = new LocalDiskStorage(root);
+            const whole = await storage.put(Crypto.randomBytes(10));
+            const cutShort = contentKey(Crypto.createHash('sha256').update('never finished').digest('hex'));
+            const path = Path.join(root, ...cutShort.split('/'));
+            Fs.mkdirSync(Path.dirname(path), { recursive: true });
+            Fs.writeFileSync(`${path}.0123456789ab.tmp`, 'never fin');
+            Fs.writeFileSync(Path.join(root, 'notes.txt'), 'not a blob');
+            Fs.mkdirSync(Path.join(root, 'zz', 'zz'), { recursive: true });
+            Fs.writeFileSync(Path.join(root, 'zz', 'zz', 'a'.repeat(64)), 'not under its own prefix');
+            const [first, second, name] = whole.key.split('/');
+            Fs.mkdirSync(Path.join(root, first, second, `${name.slice(0, 4)}${'b'.repeat(60)}`));     // a directory named like a blob
+
+            expect([...(await listed(storage)).keys()]).to.equal([whole.key]);
+
+            // And while writes are under way (their temporary files beside the final names): only whole blobs.
+            const size = 4 * 1024 * 1024;
+            let done = false;
+            const writing = Promise.all(Array.from({ length: 8 }, () => storage.put(Crypto.randomBytes(size)))).finally(() => {
+
+                done = true;
+            });
+            while (!done) {
+                for (const key of (await listed(storage)).keys()) {
+                    expect(key === whole.key || Fs.statSync(Path.join(root, ...key.split('/'))).size === size).to.be.true();
+                }
+            }
+
+            const written = await writing;
+            expect([...(await listed(storage)).keys()].sort()).to.equal([whole.key, ...written.map((blob) => blob.key)].sort());
+            expect(filesUnder(root).filter((file) => file.endsWith('.tmp'))).to.equal([`${cutShort}.0123456789ab.tmp`]);
+        });
+    });
 });
