@@ -110,34 +110,25 @@ export class LocalDiskStorage implements FileStorage {
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
-async function statIfPresent(path: string): Promise<Fs.Stats | null> {
+/** What `work` gives, or `absent` when the path it reads is not there (not yet written, or removed meanwhile). */
+async function unlessMissing<T, A>(work: Promise<T>, absent: A): Promise<T | A> {
 
     try {
-        return await Fs.promises.stat(path);
+        return await work;
     }
     catch (error) {
         if (isMissing(error)) {
-            return null;
+            return absent;
         }
 
         throw error;
     }
 }
 
-/** The entries of a directory; none when it is not there (nothing stored yet, or removed meanwhile). */
-async function entriesOf(directory: string): Promise<Fs.Dirent[]> {
+const statIfPresent = (path: string) => unlessMissing(Fs.promises.stat(path), null);
 
-    try {
-        return await Fs.promises.readdir(directory, { withFileTypes: true });
-    }
-    catch (error) {
-        if (isMissing(error)) {
-            return [];
-        }
-
-        throw error;
-    }
-}
+/** The entries of a directory; none when it is not there. */
+const entriesOf = (directory: string) => unlessMissing(Fs.promises.readdir(directory, { withFileTypes: true }), []);
 
 /** The `ab` directories contentKey() fans out into, by name. */
 async function fanOutDirectories(directory: string): Promise<string[]> {
