@@ -133,7 +133,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
                 storage: new LocalDiskStorage(config.filesDir),
                 signingKey: derivedKey(master, 'signed-file-urls'),
                 publicBaseUrl: config.publicBaseUrl,
-                policies: () => policyStore.current()
+                policyStore
             }
         },
         { plugin: streamPlugin, options: { models, changeBus, authEpoch, policies: () => policyStore.current(), log } },

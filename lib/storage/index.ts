@@ -26,7 +26,7 @@ export interface ListedBlob {
  * Where uploaded files live. Content-addressed: `put` of the same bytes returns the same
  * key and keeps them once, so several records may share one blob (whoever removes a blob
  * checks first that no record refers to it). LocalDiskStorage is the default; an
- * S3-compatible store implements the same five calls (see ARCHITECTURE.md, Files).
+ * S3-compatible store implements the same six calls (see ARCHITECTURE.md, Files).
  */
 export interface FileStorage {
     /** Stores the bytes. A blob is visible only once complete; storing it again is harmless. */
@@ -42,6 +42,13 @@ export interface FileStorage {
      * its pages the same way). A blob put or removed meanwhile may or may not be listed.
      */
     list(): AsyncIterable<ListedBlob>;
+    /**
+     * Removes what writes cut short left behind (a process that stopped in the middle of a
+     * `put`), begun before `before`; resolves to their names. A store whose writes are all or
+     * nothing has none: S3's PutObject, or its multipart uploads, which a bucket's
+     * AbortIncompleteMultipartUpload rule clears.
+     */
+    removeIncompleteWrites(before: Date): Promise<string[]>;
 }
 
 export class BlobNotFoundError extends Error {

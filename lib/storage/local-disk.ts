@@ -12,7 +12,7 @@ const FILE_MODE = 0o600;
  * Blobs as files under one directory, named by their SHA-256 (`ab/cd/<sha256>`). A blob is
  * written to a temporary file beside its final name, flushed to disk, then renamed into
  * place: rename is atomic, so after a crash a blob is either whole or absent (at worst a
- * `*.tmp` file is left over, which no key can name).
+ * `*.tmp` file is left over, which no key can name, for removeIncompleteWrites()).
  */
 export class LocalDiskStorage implements FileStorage {
 
@@ -29,7 +29,7 @@ export class LocalDiskStorage implements FileStorage {
         const path = this.pathOf(blob.key);
         const directory = Path.dirname(path);
         await Fs.promises.mkdir(directory, { recursive: true });
-        const temporary = `${path}.${Crypto.randomBytes(6).toString('hex')}.tmp`;
+        const temporary = temporaryPath(path);
         try {
             const file = await Fs.promises.open(temporary, 'wx', FILE_MODE);
             try {
@@ -78,20 +78,43 @@ export class LocalDiskStorage implements FileStorage {
 
     async *list(): AsyncIterable<ListedBlob> {
 
+        for await (const file of this.files()) {
+            // A write under way, or cut short, is a temporary file beside its key: never a blob.
+            if (isContentKey(file.name)) {
+                // Null when removed since the directory was read.
+                const stat = await statIfPresent(file.path);
+                if (stat) {
+                    yield { key: file.name, modifiedAt: stat.mtime };
+                }
+            }
+        }
+    }
+
+    async removeIncompleteWrites(before: Date): Promise<string[]> {
+
+        const removed: string[] = [];
+        for await (const file of this.files()) {
+            if (isTemporaryName(Path.basename(file.name))) {
+                const stat = await statIfPresent(file.path);
+                if (stat && stat.mtime < before) {
+                    await Fs.promises.rm(file.path, { force: true });
+                    removed.push(file.name);
+                }
+            }
+        }
+
+        return removed;
+    }
+
+    /** Every file of the `ab/cd/` directories, blob or temporary, named as a key is (`ab/cd/<name>`). */
+    private async *files(): AsyncIterable<{ name: string; path: string }> {
+
         for (const first of await fanOutDirectories(this.root)) {
             for (const second of await fanOutDirectories(Path.join(this.root, first))) {
                 const directory = Path.join(this.root, first, second);
                 for (const entry of await entriesOf(directory)) {
-                    const key = `${first}/${second}/${entry.name}`;
-                    // A write under way (or cut short by a crash) is a `<sha256>.<random>.tmp` beside its key: never a blob.
-                    if (!entry.isFile() || !isContentKey(key)) {
-                        continue;
-                    }
-
-                    // Null when removed since the directory was read.
-                    const stat = await statIfPresent(Path.join(directory, entry.name));
-                    if (stat) {
-                        yield { key, modifiedAt: stat.mtime };
+                    if (entry.isFile()) {
+                        yield { name: `${first}/${second}/${entry.name}`, path: Path.join(directory, entry.name) };
                     }
                 }
             }
@@ -107,6 +130,10 @@ export class LocalDiskStorage implements FileStorage {
         return Path.join(this.root, ...key.split('/'));
     }
 }
+
+/** Where a blob is written before it is renamed to `path`: beside it, under a name no key can take. */
+const temporaryPath = (path: string) => `${path}.${Crypto.randomBytes(6).toString('hex')}.tmp`;
+const isTemporaryName = (name: string) => /^[0-9a-f]{64}\.[0-9a-f]{12}\.tmp$/.test(name);
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 

@@ -1,3 +1,4 @@
+import type { PolicyStore } from '../../gateway/policies/policy-store';
 import type { Policies } from '../../gateway/policies/types';
 import type { Log } from '../../lib/logger';
 import type { Services } from '../../lib/services';
@@ -13,14 +14,16 @@ export interface FilesOptions {
     /** Key of the signed file URLs, derived from the master secret for this purpose only. */
     signingKey: Buffer;
     publicBaseUrl: string;
-    /** The policies in force: plans (upload limits, quotas) and files (media types, URL lifetimes). */
-    policies: () => Policies;
+    /** The policies: plans (upload limits, quotas) and files (media types, URL lifetimes, the sweep's schedule). */
+    policyStore: PolicyStore;
     log: Log;
 }
 
 /** What the files plugin's handlers work with: its options and the records plugin's API. */
 export interface FilesContext extends FilesOptions {
     records: RecordsApi;
+    /** The policies in force. */
+    policies: () => Policies;
 }
 
 /** The resources whose records carry a file (gallery, documents). */

@@ -76,7 +76,7 @@ export const filesPlugin: Plugin<FilesOptions> = {
     register(server, options) {
 
         Joi.assert(options, optionsSchema, 'files plugin options');
-        const context: FilesContext = { ...options, records: server.plugins.records };
+        const context: FilesContext = { ...options, records: server.plugins.records, policies: () => options.policyStore.current() };
         const tasks = new FilesTasks(context);
 
         server.expose({ sweepUnreferencedFiles: () => tasks.sweep() } satisfies FilesApi);

@@ -1,38 +1,42 @@
-import Cron, { type ScheduledTask } from 'node-cron';
-
 import type { ListedBlob } from '../../lib/storage';
+import { PolicyCronJobs } from '../../lib/policy-cron';
 import type { FilesContext } from './context';
 import { sweepUnreferencedFiles } from './unreferenced-files';
 
 /**
  * The files plugin's periodic work while the server runs: the sweep of unreferenced files,
- * on the schedule of policies/files.yaml (node-cron). One sweep at a time in this process: a
- * tick or call while one is under way (a large store, a slow disk) joins it. Sweeps of
- * several instances may overlap: each removal is decided under the blob's lock, so that
- * only repeats work.
+ * on the schedule of policies/files.yaml. One sweep at a time in this process: a tick or
+ * call while one is under way (a large store, a slow disk) joins it. Sweeps of several
+ * instances may overlap: each removal is decided under the blob's lock, so that only
+ * repeats work.
  */
 export class FilesTasks {
 
-    private task?: ScheduledTask;
+    private readonly schedule: PolicyCronJobs;
     private running?: Promise<ListedBlob[]>;
     private stopping = new AbortController();
 
-    constructor(private readonly context: FilesContext) {}
+    constructor(private readonly context: FilesContext) {
+
+        this.schedule = new PolicyCronJobs(context.policyStore, [{
+            schedule: (policies) => policies.files.unreferenced_files.sweep_schedule,
+            run: () => {
+
+                this.sweep().catch((error: Error) => context.log(['files', 'error'], `sweep of unreferenced files: ${error.stack}`));
+            }
+        }]);
+    }
 
     start(): void {
 
         this.stopping = new AbortController();
-        this.task = Cron.schedule(this.context.policies().files.unreferenced_files.sweep_schedule, () => {
-
-            this.sweep().catch((error: Error) => this.context.log(['files', 'error'], `sweep of unreferenced files: ${error.stack}`));
-        });
+        this.schedule.start();
     }
 
     /** Stops the schedule, and any sweep after the blob at hand, so nothing queries the database once it closes. */
     async stop(): Promise<void> {
 
-        this.task?.stop();
-        this.task = undefined;
+        this.schedule.stop();
         this.stopping.abort();
         // A failure was reported to whoever started the sweep.
         await this.running?.catch(() => undefined);

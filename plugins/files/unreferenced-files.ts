@@ -11,8 +11,9 @@ const BATCH_SIZE = 500;
  * in between leaves one behind that nothing would ever remove. Most blobs are referenced: a
  * batched lookup without locks sets those aside (keeping a blob is always safe), and
  * releaseBlob() decides on the rest under each blob's lock, as after a deletion, so an upload
- * reusing a blob meanwhile keeps it. Ends early, after the blob at hand, once `signal` aborts.
- * Resolves to the blobs it removed.
+ * reusing a blob meanwhile keeps it. What writes cut short left behind, from before the grace
+ * period, goes too. Ends early, after the blob at hand, once `signal` aborts. Resolves to the
+ * blobs it removed.
  */
 export async function sweepUnreferencedFiles(context: FilesContext, signal: AbortSignal): Promise<ListedBlob[]> {
 
@@ -30,6 +31,10 @@ export async function sweepUnreferencedFiles(context: FilesContext, signal: Abor
                 removed.push(blob);
             }
         }
+    }
+
+    for (const name of await context.storage.removeIncompleteWrites(new Date(cutoff))) {
+        context.log(['files'], `removed ${name}: a write of a stored file that was cut short`);
     }
 
     return removed;

@@ -7,7 +7,7 @@ import { boundServices, type WebhooksApi } from './api';
 import type { Transport, WebhooksContext, WebhooksOptions } from './context';
 import { systemResolver } from './resolver';
 import { webhookRoutes } from './routes';
-import { WebhookTasks } from './tasks';
+import { webhookTasks } from './tasks';
 import { DeliveryWorker } from './worker';
 
 export type { WebhooksApi, WebhooksOptions };
@@ -51,7 +51,7 @@ export const webhooksPlugin: Plugin<WebhooksOptions> = {
         Joi.assert(options, optionsSchema, 'webhooks plugin options');
         const context: WebhooksContext = { ...options, transport: { resolve: systemResolver, agent: keptAliveAgent() } };
         const worker = new DeliveryWorker(context);
-        const tasks = new WebhookTasks(context, worker);
+        const tasks = webhookTasks(context, worker);
 
         server.expose({
             ...boundServices(context),

@@ -238,4 +238,59 @@ describe('LocalDiskStorage', () => {
             expect(filesUnder(root).filter((file) => file.endsWith('.tmp'))).to.equal([`${cutShort}.0123456789ab.tmp`]);
         });
     });
+
+    describe('removeIncompleteWrites()', () => {
+
+        const hourAgo = () => new Date(Date.now() - 3600 * 1000);
+
+        /** A temporary file as a write cut short leaves it, last written `at`; its name as the storage reports it. */
+        function cutShortWrite(root: string, content: string, at: Date): string {
+
+            const name = `${contentKey(Crypto.createHash('sha256').update(content).digest('hex'))}.0123456789ab.tmp`;
+            const path = Path.join(root, ...name.split('/'));
+            Fs.mkdirSync(Path.dirname(path), { recursive: true });
+            Fs.writeFileSync(path, content.slice(0, 3));
+            Fs.utimesSync(path, at, at);
+            return name;
+        }
+
+        it('removes the temporary files of writes cut short before the given time, and says which', async () => {
+
+            const root = scratchDirectory();
+            const storage = new LocalDiskStorage(root);
+            const stale = cutShortWrite(root, 'stale', new Date(Date.now() - 2 * 3600 * 1000));
+            const recent = cutShortWrite(root, 'recent', new Date(Date.now() - 60_000));
+
+            expect(await storage.removeIncompleteWrites(hourAgo())).to.equal([stale]);
+
+            expect(filesUnder(root)).to.equal([recent]);
+            expect(await storage.removeIncompleteWrites(hourAgo())).to.equal([]);
+        });
+
+        it('leaves blobs, and files it did not write, however old', async () => {
+
+            const root = scratchDirectory();
+            const storage = new LocalDiskStorage(root);
+            const longAgo = new Date(Date.now() - 30 * 24 * 3600 * 1000);
+            const blob = await storage.put(Crypto.randomBytes(10));
+            const [first, second, name] = blob.key.split('/');
+            const strangers = [`${blob.key}.tmp`, `${first}/${second}/${name}.0123456789ab.tmp.bak`, `${first}/${second}/${name.slice(0, 8)}.0123456789ab.tmp`, `${first}/${second}/notes.tmp`, 'ab.0123456789ab.tmp'];
+            for (const stranger of [blob.key, ...strangers]) {
+                const path = Path.join(root, ...stranger.split('/'));
+                if (!Fs.existsSync(path)) {
+                    Fs.writeFileSync(path, 'x');
+                }
+
+                Fs.utimesSync(path, longAgo, longAgo);
+            }
+
+            expect(await storage.removeIncompleteWrites(new Date())).to.equal([]);
+            expect(filesUnder(root).sort()).to.equal([blob.key, ...strangers].sort());
+        });
+
+        it('finds nothing to remove in a store not yet written to', async () => {
+
+            expect(await new LocalDiskStorage(Path.join(scratchDirectory(), 'not-yet')).removeIncompleteWrites(new Date())).to.equal([]);
+        });
+    });
 });

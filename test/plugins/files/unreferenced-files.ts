@@ -127,17 +127,25 @@ describe('the sweep of unreferenced files', () => {
         expect(blobExists(server, kept)).to.be.true();
     });
 
-    it('leaves the temporary files of writes alone', async () => {
+    it('removes what a write cut short left behind once it is older than the grace period', async () => {
 
-        const file = sampleFile('pdf');
-        const temporary = `${blobPath(server, file)}.0123456789ab.tmp`;
-        Fs.mkdirSync(Path.dirname(temporary), { recursive: true });
-        Fs.writeFileSync(temporary, file.subarray(0, 10));
-        const then = new Date(Date.now() - 2 * hourMs);
-        Fs.utimesSync(temporary, then, then);
+        const temporaryOf = (file: Buffer, ageMs: number) => {
 
+            const temporary = `${blobPath(server, file)}.0123456789ab.tmp`;
+            Fs.mkdirSync(Path.dirname(temporary), { recursive: true });
+            Fs.writeFileSync(temporary, file.subarray(0, 10));
+            const then = new Date(Date.now() - ageMs);
+            Fs.utimesSync(temporary, then, then);
+            return temporary;
+        };
+        const stale = temporaryOf(sampleFile('pdf'), 2 * hourMs);
+        const underWay = temporaryOf(sampleFile('pdf'), 60_000);
+
+        // Not blobs: the sweep resolves to the blobs it removed.
         expect(await server.plugins.files.sweepUnreferencedFiles()).to.equal([]);
-        expect(Fs.existsSync(temporary)).to.be.true();
+
+        expect(Fs.existsSync(stale)).to.be.false();
+        expect(Fs.existsSync(underWay)).to.be.true();
     });
 
     it('runs one sweep at a time: a call while one is under way joins it', async () => {
@@ -192,6 +200,38 @@ describe('the sweep\'s schedule', () => {
         await leftBehind(server, afterStop, 2 * hourMs);
         await new Promise((resolve) => setTimeout(resolve, 1500));
         expect(blobExists(server, afterStop)).to.be.true();
+    });
+
+    it('follows an edited schedule without a restart, like any policy edit', async () => {
+
+        const policiesDir = copyPolicies();
+        const server = await testServer({ policiesDir });
+        const swept = sampleFile('png');
+        await leftBehind(server, swept, 2 * hourMs);
+
+        await server.start();
+        try {
+            // As shipped, hourly at :37: nothing happens in the next seconds (unless the hour turns 37 now).
+            editPolicyFile(policiesDir, 'files.yaml', 'sweep_schedule: "37 * * * *"', 'sweep_schedule: "* * * * * *"');
+            expect(server.app.services.policyStore.reload()).to.be.true();
+
+            for (let waited = 0; blobExists(server, swept) && waited < 5000; waited += 100) {
+                await new Promise((resolve) => setTimeout(resolve, 100));
+            }
+
+            expect(blobExists(server, swept)).to.be.false();
+
+            // And back: every second no more.
+            editPolicyFile(policiesDir, 'files.yaml', 'sweep_schedule: "* * * * * *"', 'sweep_schedule: "0 0 1 1 *"');
+            expect(server.app.services.policyStore.reload()).to.be.true();
+            const kept = sampleFile('png');
+            await leftBehind(server, kept, 2 * hourMs);
+            await new Promise((resolve) => setTimeout(resolve, 1500));
+            expect(blobExists(server, kept)).to.be.true();
+        }
+        finally {
+            await server.stop();
+        }
     });
 
     it('is validated when the policies load: a cron expression, and a grace period of at least five minutes', () => {
