@@ -138,7 +138,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         },
         { plugin: streamPlugin, options: { models, changeBus, authEpoch, policies: () => policyStore.current(), log } },
         // Generates the reference from every route at start-up, so it may come in any order.
-        { plugin: docsPlugin, options: { gateway: gatewayConfig, policies: () => policyStore.current(), publicBaseUrl: config.publicBaseUrl } },
+        { plugin: docsPlugin, options: { gateway: gatewayConfig, policyStore, publicBaseUrl: config.publicBaseUrl, log } },
         // Provides the `site-session` auth strategy and CSRF protection: before any plugin whose routes use them.
         {
             plugin: sitePlugin,

@@ -5,8 +5,10 @@ import Path from 'path';
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
 
-import type { GatewayConfig, Policies } from '../../gateway/policies/types';
+import type { PolicyStore } from '../../gateway/policies/policy-store';
+import type { GatewayConfig } from '../../gateway/policies/types';
 import { projectRoot } from '../../lib/config';
+import type { Log } from '../../lib/logger';
 import { openApiDocument } from './openapi-document';
 import { referencePage } from './reference-page';
 import './route-metadata';
@@ -14,15 +16,17 @@ import './route-metadata';
 export interface DocsOptions {
     /** The gateway's route groups: the reference documents every route under their paths. */
     gateway: GatewayConfig;
-    /** The current policies (scopes.yaml's query_operations, the aggregate resource). */
-    policies: () => Policies;
+    /** The policies (scopes.yaml's query_operations, the aggregate resource): the reference follows their reloads. */
+    policyStore: PolicyStore;
     publicBaseUrl: string;
+    log: Log;
 }
 
 const optionsSchema = Joi.object({
     gateway: Joi.object({ routeGroups: Joi.array().required() }).unknown().required(),
-    policies: Joi.function().required(),
-    publicBaseUrl: Joi.string().uri().required()
+    policyStore: Joi.object().required(),
+    publicBaseUrl: Joi.string().uri().required(),
+    log: Joi.function().required()
 });
 
 /** Listed in gateway.yaml's public_paths: the reference is readable without a key. */
@@ -40,8 +44,8 @@ const served = (body: string, type: string): Served => ({ body, type, etag: Cryp
 
 /**
  * The API reference: the OpenAPI 3.1 document at /api/v1/openapi.json and the same
- * as a page at /docs. Both are generated once, at start-up, when every plugin's
- * routes are registered; clients revalidate them with the ETag.
+ * as a page at /docs. Both are generated at start-up, when every plugin's routes are
+ * registered, and again when the policies reload; clients revalidate them with the ETag.
  */
 export const docsPlugin: Plugin<DocsOptions> = {
     name: 'docs',
@@ -51,11 +55,11 @@ export const docsPlugin: Plugin<DocsOptions> = {
         const pkg = JSON.parse(Fs.readFileSync(Path.join(projectRoot, 'package.json'), 'utf8')) as { version: string; description: string };
         let reference: { document: Served; page: Served } | undefined;
 
-        server.ext('onPreStart', () => {
+        const generate = () => {
 
             const document = openApiDocument(server.table(), {
                 gateway: options.gateway,
-                scopes: options.policies().scopes,
+                scopes: options.policyStore.current().scopes,
                 publicBaseUrl: options.publicBaseUrl,
                 title: 'Family Records API',
                 version: pkg.version,
@@ -66,6 +70,27 @@ export const docsPlugin: Plugin<DocsOptions> = {
                 document: served(JSON.stringify(document), 'application/json; charset=utf-8'),
                 page: served(referencePage(document, documentPath), 'text/html; charset=utf-8')
             };
+        };
+
+        // Policies that load generate a reference; should one not, the last one stays, as the last good policies do.
+        const regenerate = () => {
+
+            try {
+                generate();
+            }
+            catch (error) {
+                options.log(['docs', 'error'], `API reference not regenerated after the policies reloaded: ${(error as Error).stack}`);
+            }
+        };
+
+        server.ext('onPreStart', () => {
+
+            generate();
+            options.policyStore.on('reloaded', regenerate);
+        });
+        server.ext('onPostStop', () => {
+
+            options.policyStore.removeListener('reloaded', regenerate);
         });
 
         const serve = (pick: (generated: NonNullable<typeof reference>) => Served) => (_request: Request, h: ResponseToolkit) => {

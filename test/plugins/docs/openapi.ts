@@ -14,7 +14,8 @@ import { resourceNames, resources, fieldNamesWhere, type ResourceName } from '..
 import { policyErrors } from '../../../plugins/docs/error-codes';
 import { openApiDocument } from '../../../plugins/docs/openapi-document';
 import type { JsonSchema, OpenApiDocument, OperationObject } from '../../../plugins/docs/openapi-types';
-import { familyWithKey, testServer } from '../../helpers/server';
+import { editPolicyFile } from '../../helpers/policy-files';
+import { copyPolicies, familyWithKey, testServer } from '../../helpers/server';
 import { pathOf, sampleFile, upload } from '../files/fixtures';
 import { bodyOf, createBody, creatableResources, dataOf, insertRecord, uploadedResources } from '../records/fixtures';
 
@@ -272,6 +273,36 @@ describe('GET /api/v1/openapi.json', () => {
 
         const readOnly = await familyWithKey(server, { operations: ['read'] });
         expectDocumented('/api/v1/persons', 'get', 403, bodyOf(await readOnly.inject('GET', '/api/v1/persons?search=x')));
+    });
+});
+
+describe('the reference after a policy reload', () => {
+
+    it('follows scopes.yaml: a new document and page, with a new ETag', async () => {
+
+        const policiesDir = copyPolicies();
+        const server = await testServer({ policiesDir });
+        try {
+            const before = await server.inject('/api/v1/openapi.json');
+            const pageBefore = await server.inject('/docs');
+            const directionNeeds = (response: Parameters<typeof bodyOf>[0]) => (bodyOf(response) as OpenApiDocument).paths['/api/v1/persons'].get.parameters.find((parameter) => parameter.name === 'direction')!['x-required-operations'];
+            expect(directionNeeds(before)).to.equal(['sort']);
+
+            editPolicyFile(policiesDir, 'scopes.yaml', '  - parameter: direction\n    operation: sort', '  - parameter: direction\n    operation: search');
+            expect(server.app.services.policyStore.reload()).to.be.true();
+
+            const after = await server.inject({ url: '/api/v1/openapi.json', headers: { 'if-none-match': before.headers.etag as string } });
+            expect(after.statusCode).to.equal(200);
+            expect(after.headers.etag).to.not.equal(before.headers.etag);
+            expect(directionNeeds(after)).to.equal(['search']);
+            const pageAfter = await server.inject('/docs');
+            expect(pageAfter.headers.etag).to.not.equal(pageBefore.headers.etag);
+        }
+        finally {
+            await server.stop();
+        }
+
+        expect(server.app.services.policyStore.listenerCount('reloaded')).to.equal(0);
     });
 });
 
