@@ -38,15 +38,14 @@ const optionsSchema = Joi.object({
     publicBaseUrl: Joi.string().uri({ scheme: ['http', 'https'] }).required()
 }).unknown();
 
-/**
- * The largest body an upload route accepts: the largest file any plan allows, base64-encoded.
- * hapi fixes it when the route is defined, so a plan raised later needs a restart to use it all.
- */
+/** The largest body an upload route accepts: the largest file any plan allows, base64-encoded. */
 function maxUploadBodyBytes(context: FilesContext): number {
 
     const largest = Math.max(0, ...[...context.policies().plans.values()].map((plan) => plan.max_upload_bytes ?? 0));
     return Math.ceil(largest / 3) * 4 + ENVELOPE_BYTES;
 }
+
+const uploadRouteId = (resource: string) => `files.upload.${resource}`;
 
 function uploadRoutes(context: FilesContext): ServerRoute[] {
 
@@ -55,6 +54,7 @@ function uploadRoutes(context: FilesContext): ServerRoute[] {
         path: `/api/v1/${name}`,
         handler: uploadHandler(resources[name], context),
         options: {
+            id: uploadRouteId(name),
             auth: group,
             plugins: { gateway: { resource: name, operation: 'create' }, docs: { errors: ['quota_exceeded'] } },
             tags: ['api', name],
@@ -85,6 +85,17 @@ export const filesPlugin: Plugin<FilesOptions> = {
         server.ext('onPreStop', () => tasks.stop());
 
         server.route(uploadRoutes(context));
+        // hapi reads a route's payload settings at each request but has no call to change them, so a
+        // reload sets the new limit on the upload routes' settings: a raised plan limit needs no restart.
+        const followPlans = () => {
+
+            for (const name of fileResourceNames) {
+                server.lookup(uploadRouteId(name))!.settings.payload!.maxBytes = maxUploadBodyBytes(context);
+            }
+        };
+
+        server.ext('onPreStart', () => options.policyStore.on('reloaded', followPlans));
+        server.ext('onPostStop', () => options.policyStore.removeListener('reloaded', followPlans));
         server.route({
             method: 'GET',
             path: '/api/v1/documents/{id}/file',

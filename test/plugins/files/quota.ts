@@ -64,6 +64,32 @@ describe('upload limits and storage quotas', () => {
         expectError(huge, 413, 'too_large');
     });
 
+    it('follows a plan limit raised or lowered in plans.yaml without a restart, in the body limit too', async () => {
+
+        const policiesDir = smallLimits();
+        const edited = await testServer({ policiesDir });
+        try {
+            const family = await familyWithKey(edited);
+            const large = sampleFile('png', 150_000);          // its body is far beyond what a 1000-byte limit lets hapi read
+            expectError(await upload(family, 'gallery', large), 413, 'too_large');
+
+            const plans = Path.join(policiesDir, 'plans.yaml');
+            const small = Fs.readFileSync(plans, 'utf8');
+            Fs.writeFileSync(plans, small.replace(/max_upload_bytes: \d+/g, 'max_upload_bytes: 200000').replace(/storage_quota_bytes: \d+/g, 'storage_quota_bytes: 1000000'));
+            expect(edited.app.services.policyStore.reload()).to.be.true();
+            dataOf(await upload(family, 'gallery', large), 201);
+
+            Fs.writeFileSync(plans, small);
+            expect(edited.app.services.policyStore.reload()).to.be.true();
+            const huge = await family.inject('POST', '/api/v1/gallery', { title: 'x', original_name: 'x.png', file_base64: 'A'.repeat(200_000) });
+            // Refused by hapi before the body is read, at the limit of the plans in force again.
+            expectError(huge, 413, 'too_large', 'greater than maximum allowed: 66872');
+        }
+        finally {
+            await edited.stop();
+        }
+    });
+
     it('fills the quota to the byte, gallery and documents together, then refuses the next byte (413 quota_exceeded)', async () => {
 
         const family = await familyWithKey(server);
