@@ -1,11 +1,11 @@
-import Cron, { type ScheduledTask } from 'node-cron';
 import { Op, type Sequelize } from 'sequelize';
 
 import type { Log } from '../lib/logger';
+import { PolicyCronJobs } from '../lib/policy-cron';
 import type { Models } from '../models';
 import type { StatusClass } from '../models/usage-counter';
 import type { RunInTransaction } from '../plugins/records/writes';
-import type { Policies } from './policies/types';
+import type { PolicyStore } from './policies/policy-store';
 
 /** One API request as the gateway saw it. */
 export interface MeteredRequest {
@@ -56,7 +56,7 @@ export interface UsageMeterOptions {
     models: Models;
     sequelize: Sequelize;
     transaction: RunInTransaction;
-    policies: () => Policies;
+    policyStore: PolicyStore;
     log: Log;
 }
 
@@ -65,15 +65,25 @@ export interface UsageMeterOptions {
  * and every flush interval (policies/usage.yaml) one statement per few hundred counters
  * adds them to `usage_counters`. The statement adds to what is stored, so any number
  * of instances flush their own counts and the totals stay exact; a crash loses at most
- * one interval. Counts older than the retention are deleted on a cron schedule.
+ * one interval. Counts older than the retention are deleted on a cron schedule. Both
+ * follow policy reloads.
  */
 export class UsageMeter {
     private pending = new Map<string, Count>();
     private timer?: NodeJS.Timeout;
-    private cleanup?: ScheduledTask;
+    private readonly cleanup: PolicyCronJobs;
     private flushing: Promise<void> = Promise.resolve();
 
-    constructor(private readonly options: UsageMeterOptions) {}
+    constructor(private readonly options: UsageMeterOptions) {
+
+        this.cleanup = new PolicyCronJobs(options.policyStore, [{
+            schedule: (policies) => policies.usage.cleanup_schedule,
+            run: () => void this.deleteExpired().catch((error: Error) => {
+
+                options.log(['usage', 'error'], `deleting old usage counts failed: ${error.message}`);
+            })
+        }]);
+    }
 
     count(request: MeteredRequest): void {
 
@@ -91,17 +101,14 @@ export class UsageMeter {
     start(): void {
 
         this.scheduleFlush();
-        this.cleanup = Cron.schedule(this.options.policies().usage.cleanup_schedule, () => void this.deleteExpired().catch((error: Error) => {
-
-            this.options.log(['usage', 'error'], `deleting old usage counts failed: ${error.message}`);
-        }));
+        this.cleanup.start();
     }
 
     async stop(): Promise<void> {
 
         clearTimeout(this.timer);
         this.timer = undefined;
-        this.cleanup?.stop();
+        this.cleanup.stop();
         await this.flush();
     }
 
@@ -115,7 +122,7 @@ export class UsageMeter {
     /** Deletes counts older than the policy's retention. */
     async deleteExpired(now = Date.now()): Promise<number> {
 
-        const oldestKept = hourOf(now) - this.options.policies().usage.retention_days * 24;
+        const oldestKept = hourOf(now) - this.options.policyStore.current().usage.retention_days * 24;
         return this.options.models.UsageCounter.destroy({ where: { hour: { [Op.lt]: oldestKept } } });
     }
 
@@ -130,7 +137,7 @@ export class UsageMeter {
                     this.scheduleFlush();
                 }
             });
-        }, this.options.policies().usage.flush_interval_seconds * 1000);
+        }, this.options.policyStore.current().usage.flush_interval_seconds * 1000);
         this.timer.unref();
     }
 

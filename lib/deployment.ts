@@ -85,7 +85,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     }
 
     const transaction = transactionRunner(sequelize);
-    const usageMeter = new UsageMeter({ models, sequelize, transaction, policies: () => policyStore.current(), log });
+    const usageMeter = new UsageMeter({ models, sequelize, transaction, policyStore, log });
     const services: Services = {
         config, log, sequelize, models, transaction, redis, policyStore, authEpoch, rateLimits, usageMeter, changeBus,
         accounts: { models, transaction, policies: () => policyStore.current(), authEpoch, pepper }

@@ -41,7 +41,7 @@ describe('assertRoutesFollowGroups()', () => {
             lastUsed: new LastUsedTracker(services.models),
             policyStore: services.policyStore,
             rateLimits: services.rateLimits,
-            usageMeter: new UsageMeter({ ...services, policies: () => services.policyStore.current() })
+            usageMeter: new UsageMeter(services)
         };
     }
 

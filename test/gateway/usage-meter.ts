@@ -3,7 +3,8 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { hourOf, statusClassOf, UsageMeter } from '../../gateway/usage-meter';
-import { familyWithKey, testServer } from '../helpers/server';
+import { editPolicyFile } from '../helpers/policy-files';
+import { copyPolicies, familyWithKey, testServer } from '../helpers/server';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -69,7 +70,6 @@ describe('UsageMeter', () => {
         let failNext = true;
         const meter = new UsageMeter({
             ...services,
-            policies: () => services.policyStore.current(),
             log: () => undefined,
             transaction: (work) => (failNext ? ((failNext = false), Promise.reject(new Error('database down'))) : services.transaction(work))
         });
@@ -97,6 +97,33 @@ describe('UsageMeter', () => {
         expect(await countsOf(family.keyId)).to.have.length(3);
         await meter.deleteExpired(now);
         expect((await countsOf(family.keyId)).map((row) => row.route).sort()).to.equal(['GET /0', `GET /${retentionDays - 1}`].sort());
+    });
+
+    it('deletes them on the cleanup schedule of usage.yaml, which follows a reload', async () => {
+
+        const policiesDir = copyPolicies();
+        const edited = await testServer({ policiesDir });
+        try {
+            const family = await familyWithKey(edited);
+            const meter = edited.app.services.usageMeter;
+            const retentionDays = edited.app.services.policyStore.current().usage.retention_days;
+            meter.count({ keyId: family.keyId, familyLongId: family.familyLongId, routeGroup: 'family-api', route: 'GET /old', statusCode: 200, at: Date.now() - (retentionDays + 1) * 86_400_000 });
+            await meter.flush();
+            const stored = () => edited.app.services.models.UsageCounter.count({ where: { key_id: family.keyId } });
+            expect(await stored()).to.equal(1);
+
+            // As shipped, daily at 03:17; every second from the reload on.
+            editPolicyFile(policiesDir, 'usage.yaml', 'cleanup_schedule: "17 3 * * *"', 'cleanup_schedule: "* * * * * *"');
+            expect(edited.app.services.policyStore.reload()).to.be.true();
+            for (let waited = 0; await stored() > 0 && waited < 5000; waited += 100) {
+                await new Promise((resolve) => setTimeout(resolve, 100));
+            }
+
+            expect(await stored()).to.equal(0);
+        }
+        finally {
+            await edited.stop();
+        }
     });
 
     it('names status classes', () => {
