@@ -1,6 +1,6 @@
 import { apiError } from '../../lib/errors';
 import type { ResourceDeclaration } from '../../models/resources';
-import { holdsNul } from './nul-characters';
+import { isUnstorableText } from './storable-text';
 
 /** Where the previous page ended: the sort it was read in, and the last row's sort value and id. */
 export interface Cursor {
@@ -15,6 +15,20 @@ export const timestampFields = new Set(['created_at', 'updated_at']);
 
 const isoTimestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/**
+ * A moment as the API writes it. Date.parse() takes 30 February or year 0000, which PostgreSQL's
+ * timestamptz refuses with an error: the text must be the moment's own ISO text, in years 1 to 9999.
+ */
+function isApiTimestamp(value: unknown): boolean {
+
+    if (typeof value !== 'string' || !isoTimestamp.test(value) || value.startsWith('0000')) {
+        return false;
+    }
+
+    const moment = Date.parse(value);
+    return !Number.isNaN(moment) && new Date(moment).toISOString() === value;
+}
+
 /** A sort value of another kind than the field holds would make the database compare unlike types (a 500 on PostgreSQL). */
 function fitsSortField(resource: ResourceDeclaration, sort: string, value: unknown): boolean {
 
@@ -23,7 +37,7 @@ function fitsSortField(resource: ResourceDeclaration, sort: string, value: unkno
     }
 
     if (timestampFields.has(sort)) {
-        return typeof value === 'string' && isoTimestamp.test(value) && !Number.isNaN(Date.parse(value));
+        return isApiTimestamp(value);
     }
 
     return resource.fields[sort]?.type === 'integer' ? Number.isSafeInteger(value) : typeof value === 'string';
@@ -46,7 +60,7 @@ export function decodeCursor(resource: ResourceDeclaration, text: string, sort: 
     }
 
     const notOurs = () => apiError(400, 'invalid_request', 'cursor is not a cursor this API returned.');
-    if (!Array.isArray(parts) || parts.length !== 4 || typeof parts[3] !== 'string' || parts.some(holdsNul)) {
+    if (!Array.isArray(parts) || parts.length !== 4 || typeof parts[3] !== 'string' || parts.some(isUnstorableText)) {
         throw notOurs();
     }
 
