@@ -2,7 +2,7 @@ import Joi from 'joi';
 
 import type { FieldDeclaration } from '../../models/resources';
 import { resources } from '../../models/resources';
-import { withoutNul } from './nul-characters';
+import { storableText } from './storable-text';
 import { recordIdSchema } from './record-ids';
 
 function isRealDate(text: string): boolean {
@@ -17,8 +17,8 @@ const dateMessages = { 'date.real': '{{#label}} is not a real calendar date' };
 
 // Free text refuses U+0000; every other string type's pattern or value list leaves no room for one.
 const schemaByType: Record<FieldDeclaration['type'], (field: FieldDeclaration) => Joi.Schema> = {
-    string: (field) => withoutNul(Joi.string().max(field.max ?? 255)),
-    text: (field) => withoutNul(Joi.string().allow('').max(field.max ?? 10000)),
+    string: (field) => storableText(Joi.string().max(field.max ?? 255)),
+    text: (field) => storableText(Joi.string().allow('').max(field.max ?? 10000)),
     enum: (field) => Joi.string().valid(...(field.values ?? [])),
     date: () => Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD').custom(realDate).messages(dateMessages),
     partial_date: () => Joi.string().pattern(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'YYYY, YYYY-MM or YYYY-MM-DD').custom(realDate).messages(dateMessages),

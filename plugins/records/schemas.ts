@@ -2,7 +2,7 @@ import Joi from 'joi';
 
 import { fieldNamesWhere, isWritable, type ResourceDeclaration } from '../../models/resources';
 import { fieldSchema } from './field-schemas';
-import { withoutNul } from './nul-characters';
+import { storableText } from './storable-text';
 
 export const maxPageSize = 100;
 export const defaultPageSize = 25;
@@ -35,7 +35,7 @@ export function updatePayloadSchema(resource: ResourceDeclaration): Joi.ObjectSc
 export const maxSearchWords = 8;
 
 /** `search`: words that must all appear. Refused beyond a few words rather than searched in part: each word scans every searchable field. */
-const searchParameter = withoutNul(Joi.string().trim().min(1).max(200)
+const searchParameter = storableText(Joi.string().trim().min(1).max(200)
     .custom((text: string, helpers) => (text.split(/\s+/).length > maxSearchWords ? helpers.error('search.words') : text))
     .messages({ 'search.words': `{{#label}} has more than ${maxSearchWords} words` }));
 

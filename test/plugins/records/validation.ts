@@ -4,7 +4,7 @@ import * as Lab from '@hapi/lab';
 
 import { fieldNamesWhere, isWritable, resourceNames, resources, type ResourceName } from '../../../models/resources';
 import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
-import { createBody, creatableResources, dataOf, expectError, insertRecord, uploadedResources } from './fixtures';
+import { bodyOf, createBody, creatableResources, dataOf, expectError, insertRecord, uploadedResources } from './fixtures';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -188,6 +188,19 @@ describe('records API v1: validation', () => {
             expectError(await family.inject('GET', `/api/v1/persons?cursor=${'A'.repeat(1001)}`), 400, 'invalid_request', 'cursor');
         });
 
+        it('refuses a cursor whose timestamp names no moment, which PostgreSQL would fail on, and takes one that does', async () => {
+
+            const at = (sort: string, value: string) => `/api/v1/persons?sort=${sort}&cursor=${cursorOf([sort, 'asc', value, 'per_AAAAAAAAAAAAAAAAAAAA'])}`;
+            for (const sort of ['created_at', 'updated_at']) {
+                for (const value of ['2025-02-30T00:00:00.000Z', '2025-04-31T12:00:00.000Z', '0000-01-01T00:00:00.000Z', '2025-01-01T24:00:00.000Z']) {
+                    expectError(await family.inject('GET', at(sort, value)), 400, 'invalid_request', 'cursor');
+                }
+
+                expect(dataOf(await family.inject('GET', at(sort, '0001-01-01T00:00:00.000Z')))).to.not.be.empty();
+                expect(dataOf(await family.inject('GET', at(sort, '9999-12-31T23:59:59.999Z')))).to.equal([]);
+            }
+        });
+
         it('refuses a cursor reused with another sort or direction', async () => {
 
             for (let variant = 0; variant < 3; ++variant) {
@@ -234,10 +247,12 @@ describe('records API v1: validation', () => {
         }
     });
 
-    describe('NUL characters (U+0000)', () => {
+    describe('NUL characters (U+0000) and lone surrogates', () => {
 
         // SQLite cut SQL text at one (500), PostgreSQL refuses it in text (500) or stored the value changed.
         const withNul = 'a\u0000b';
+        // Half of 😀's pair: JSON carries it as the escape \ud83d, which UTF-8 cannot encode (both databases stored U+FFFD).
+        const loneSurrogate = 'a\ud83d';
         const textFields = (name: ResourceName) => Object.entries(resources[name].fields)
             .filter(([, field]) => isWritable(field) && (field.type === 'string' || field.type === 'text'))
             .map(([field]) => field);
@@ -270,31 +285,43 @@ describe('records API v1: validation', () => {
             }
         });
 
-        it('refuses a cursor holding one, in its id or its sort value', async () => {
+        it('refuses a cursor holding one, or a lone surrogate, in its id or its sort value', async () => {
 
             const id = 'per_AAAAAAAAAAAAAAAAAAAA';
-            expectError(await family.inject('GET', `/api/v1/persons?cursor=${cursorOf(['created_at', 'asc', '2024-01-01T00:00:00.000Z', `${id}\u0000`])}`), 400, 'invalid_request', 'cursor');
-            expectError(await family.inject('GET', `/api/v1/persons?sort=first_name&cursor=${cursorOf(['first_name', 'asc', withNul, id])}`), 400, 'invalid_request', 'cursor');
-            expectError(await family.inject('GET', `/api/v1/persons?sort=first_name&cursor=${cursorOf(['first_name', 'asc', null, withNul])}`), 400, 'invalid_request', 'cursor');
+            for (const unstorable of [withNul, loneSurrogate]) {
+                expectError(await family.inject('GET', `/api/v1/persons?cursor=${cursorOf(['created_at', 'asc', '2024-01-01T00:00:00.000Z', `${id}${unstorable}`])}`), 400, 'invalid_request', 'cursor');
+                expectError(await family.inject('GET', `/api/v1/persons?sort=first_name&cursor=${cursorOf(['first_name', 'asc', unstorable, id])}`), 400, 'invalid_request', 'cursor');
+                expectError(await family.inject('GET', `/api/v1/persons?sort=first_name&cursor=${cursorOf(['first_name', 'asc', null, unstorable])}`), 400, 'invalid_request', 'cursor');
+            }
         });
 
         for (const name of resourceNames) {
             const resource = resources[name];
 
-            it(`refuses one in any text field of a ${resource.singular} body, naming the field, and changes nothing`, async () => {
+            it(`refuses one, or a lone surrogate, in any text field of a ${resource.singular} body, naming the field, and changes nothing`, async () => {
 
                 const id = resource.creatable ? dataOf(await family.inject('POST', `/api/v1/${name}`, createBody(name)), 201).id : await insertRecord(server, family.familyLongId, name);
                 for (const field of textFields(name)) {
-                    if (resource.creatable) {
-                        expectError(await family.inject('POST', `/api/v1/${name}`, { ...createBody(name), [field]: withNul }), 400, 'invalid_request', field);
-                    }
+                    for (const [unstorable, problem] of [[withNul, 'NUL character'], [loneSurrogate, 'surrogate'], ['\ude00b', 'surrogate']]) {
+                        if (resource.creatable) {
+                            expectError(await family.inject('POST', `/api/v1/${name}`, { ...createBody(name), [field]: unstorable }), 400, 'invalid_request', `"${field}" must`);
+                        }
 
-                    expectError(await family.inject('PATCH', `/api/v1/${name}/${id}`, { [field]: withNul }), 400, 'invalid_request', field);
+                        const refused = await family.inject('PATCH', `/api/v1/${name}/${id}`, { [field]: unstorable });
+                        expectError(refused, 400, 'invalid_request', field);
+                        expect(bodyOf(refused).message).to.contain(problem);
+                    }
                 }
 
                 expect(dataOf(await family.inject('GET', `/api/v1/${name}/${id}`)).revision).to.equal(1);
             });
         }
+
+        it('takes a character beyond the BMP, whose surrogates come in a pair', async () => {
+
+            const created = dataOf(await family.inject('POST', '/api/v1/persons', { ...createBody('persons'), first_name: 'Ada \ud83d\ude00' }), 201);
+            expect(dataOf(await family.inject('GET', `/api/v1/persons/${created.id}`)).first_name).to.equal('Ada 😀');
+        });
     });
 
     describe('afterwards', () => {          // lab runs an experiment's own tests before its sub-experiments: this one comes last
