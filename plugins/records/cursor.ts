@@ -1,6 +1,6 @@
 import { apiError } from '../../lib/errors';
 import type { ResourceDeclaration } from '../../models/resources';
-import { isUnstorableText } from './storable-text';
+import { isUnstorableText } from '../../lib/storable-text';
 
 /** Where the previous page ended: the sort it was read in, and the last row's sort value and id. */
 export interface Cursor {

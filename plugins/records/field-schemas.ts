@@ -2,7 +2,7 @@ import Joi from 'joi';
 
 import type { FieldDeclaration } from '../../models/resources';
 import { resources } from '../../models/resources';
-import { storableText } from './storable-text';
+import { storableText } from '../../lib/storable-text';
 import { recordIdSchema } from './record-ids';
 
 function isRealDate(text: string): boolean {

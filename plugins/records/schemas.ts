@@ -2,7 +2,7 @@ import Joi from 'joi';
 
 import { fieldNamesWhere, isWritable, type ResourceDeclaration } from '../../models/resources';
 import { fieldSchema } from './field-schemas';
-import { storableText } from './storable-text';
+import { storableText } from '../../lib/storable-text';
 
 export const maxPageSize = 100;
 export const defaultPageSize = 25;

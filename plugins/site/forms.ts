@@ -2,6 +2,7 @@ import Boom from '@hapi/boom';
 import Joi from 'joi';
 
 import { ServiceError } from '../../lib/errors';
+import { storableText } from '../../lib/storable-text';
 
 /** A group of checkboxes: absent when none is ticked, a string for one, an array for several. */
 export const ticks = Joi.array().items(Joi.string().max(64)).single().default([]);
@@ -9,8 +10,11 @@ export const ticks = Joi.array().items(Joi.string().max(64)).single().default([]
 /** An id in a path: what the services create (`key_…`, `fam_…`), nothing else reaches a query. */
 export const idParam = Joi.string().pattern(/^[a-z]+_[0-9A-Za-z]{8,40}$/).required();
 
+/** Text typed into a form or a search box: stored as typed or refused with a 400 (lib/storable-text.ts). */
+export const typedText = (max: number) => storableText(Joi.string().max(max));
+
 /** A reason or description typed into a form. */
-export const freeText = (max: number) => Joi.string().trim().allow('').max(max).default('');
+export const freeText = (max: number) => typedText(max).trim().allow('').default('');
 
 /**
  * A service's refusal as words for the form that asked (a Lite family enabling the API,

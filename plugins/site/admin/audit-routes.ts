@@ -4,6 +4,7 @@ import { Op } from 'sequelize';
 
 import { auditActions } from '../../../lib/audit-log';
 import type { SiteContext } from '../context';
+import { typedText } from '../forms';
 import { superAdminPage } from '../route-auth';
 
 const pageSize = 50;
@@ -18,7 +19,7 @@ export function auditRoutes(context: SiteContext): ServerRoute[] {
             auth: superAdminPage,
             validate: {
                 query: Joi.object({
-                    family: Joi.string().trim().allow('').max(64).default(''),
+                    family: typedText(64).trim().allow('').default(''),
                     action: Joi.string().valid('', ...Object.keys(auditActions)).default(''),
                     before: Joi.number().integer().min(1)
                 })

@@ -141,6 +141,15 @@ describe('Super-admin > APIs & Connectors', () => {
         expect(filtered.payload).to.contain('Nothing recorded for this family.');
     });
 
+    it('answers a NUL character in the audit filter or a suspension reason with a 400, changing nothing', async () => {
+
+        const family = await familyWithKey(server);
+        expect((await admin.get('/admin/audit?family=fam_%00')).statusCode).to.equal(400);
+        expect((await admin.post(`/admin/apis/families/${family.familyLongId}/suspend`, { reason: 'Scraping\u0000' })).statusCode).to.equal(400);
+        const stored = await server.app.services.models.Family.findByPk(family.familyLongId);
+        expect(stored!.api_suspended_at).to.be.null();
+    });
+
     it('answers an unknown family with a 404 page', async () => {
 
         const response = await admin.get('/admin/apis/families/fam_doesnotexist0000000000000000000');

@@ -113,6 +113,15 @@ describe('Manage > APIs & Connectors', () => {
         expect(response.payload).to.contain('name="operations" value="delete" checked');
     });
 
+    it('refuses a NUL character in a key name with a 400: the databases cannot store it alike', async () => {
+
+        const { client, familyLongId } = await managerOf();
+        await client.post('/manage/apis/enable', { resources: ['persons'] });
+        const response = await client.post('/manage/apis/keys', { name: 'Sync\u0000tool', resources: ['persons'], operations: ['read'] });
+        expect(response.statusCode).to.equal(400);
+        expect(await server.app.services.models.ApiKey.count({ where: { family_long_id: familyLongId } })).to.equal(0);
+    });
+
     it('changes a key\'s scopes, and a key from before write scopes can never gain them', async () => {
 
         const fixture = await familyWithKey(server, { predatesWriteScopes: true, resources: ['persons'] });
