@@ -1,4 +1,4 @@
-import type { Server } from '@hapi/hapi';
+import type { Request, Server } from '@hapi/hapi';
 import Cookie from '@hapi/cookie';
 
 import { siteCredentials } from './credentials';
@@ -12,9 +12,26 @@ export function sessionCookieName(secure: boolean): string {
 }
 
 /**
+ * Where a visitor who is not signed in goes: /login, then back. A form sent after the session
+ * ended goes back to the page it was on, never to its action, which may only take a POST.
+ */
+function signInFirst(request: Request): string {
+
+    const page = ['get', 'head'].includes(request.method) ? request.url : pageOfForm(request);
+    return page ? `/login?next=${encodeURIComponent(`${page.pathname}${page.search}`)}` : '/login';
+}
+
+/** The page a form was sent from: its Referer, when that is a page of this site. */
+function pageOfForm(request: Request): URL | undefined {
+
+    const referer = URL.canParse(request.info.referrer) ? new URL(request.info.referrer) : undefined;
+    return referer?.host === request.info.host ? referer : undefined;
+}
+
+/**
  * The `site-session` auth strategy (@hapi/cookie): the cookie names a server-side
  * session, checked on every request, so signing out or deleting a user takes effect
- * at once. Anonymous visitors to a page that requires it go to /login?next=….
+ * at once. Anonymous visitors to a page that requires it go to /login?next=… (signInFirst).
  */
 export async function registerSessionStrategy(server: Server, context: SiteContext, cookie: { password: string; secure: boolean }): Promise<void> {
 
@@ -30,8 +47,7 @@ export async function registerSessionStrategy(server: Server, context: SiteConte
             path: '/',
             clearInvalid: true
         },
-        redirectTo: '/login',
-        appendNext: true,
+        redirectTo: (request?: Request) => signInFirst(request!),
         async validate(_request, session) {
 
             const found = await findSession(context.models, session, false);

@@ -5,6 +5,7 @@ import type { User } from '../../models/user';
 import { audit, clientOf } from '../../lib/audit-log';
 import { siteUser, type SiteUser } from './credentials';
 import { twoFactorCookie, type SiteContext } from './context';
+import { typedText } from './forms';
 import { withNotice } from './notices';
 import { signInPage } from './route-auth';
 import { deleteExpiredSessions, endSession, findSession, startSession } from './sessions';
@@ -17,10 +18,17 @@ export function homeOf(user: SiteUser): string {
     return user.role === 'manager' ? '/manage/apis' : user.isSuperAdmin ? '/admin/apis' : '/account/security';
 }
 
-/** Only a path of this site: `//evil.example` and `/\evil.example` are other sites to a browser. */
+const thisSite = 'http://this-site.invalid';
+
+/**
+ * Only a path of this site, read as a browser reads it: `//evil.example`, `/\evil.example`
+ * and `/<tab>/evil.example` (browsers drop tabs and newlines) are other sites. Returned
+ * percent-encoded, so no character of it can break the Location header.
+ */
 function safeNext(next: string | undefined): string | undefined {
 
-    return next && /^\/(?![/\\])/.test(next) ? next : undefined;
+    const url = next?.startsWith('/') && URL.canParse(next, thisSite) ? new URL(next, thisSite) : undefined;      // not URL.parse: Node 20 before 20.18 has none
+    return url?.origin === thisSite ? `${url.pathname}${url.search}${url.hash}` : undefined;
 }
 
 const nextField = Joi.string().allow('').max(2000);
@@ -73,7 +81,7 @@ export function signInRoutes(context: SiteContext): ServerRoute[] {
                 auth: signInPage,
                 validate: {
                     payload: Joi.object({
-                        email: Joi.string().allow('').max(320).default(''),
+                        email: typedText(320).allow('').default(''),
                         password: Joi.string().allow('').max(200).default(''),
                         next: nextField
                     })

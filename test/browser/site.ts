@@ -157,6 +157,47 @@ describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () =
         await page.context().close();
     });
 
+    it('keeps a signed-in manager on this site when a link hides another site behind a tab in next', async () => {
+
+        const family = await createFamily(server.app.services.accounts, { name: 'Redirect family', plan: 'family' });
+        const manager = await siteAccount(server, { role: 'manager', familyLongId: family.family_long_id });
+        const page = await newPage();
+        await signIn(page, manager.email, manager.password);
+        await page.waitForURL(`${base}/manage/apis`);
+
+        // Chromium drops the tab: `/<tab>/evil.example` would be `//evil.example`.
+        const hosts: string[] = [];
+        page.on('request', (request) => hosts.push(new URL(request.url()).host));
+        await page.goto(`${base}/login?next=${encodeURIComponent('/\t/evil.example/sign-in')}`);
+        expect(page.url()).to.equal(`${base}/manage/apis`);
+        expect(hosts).to.not.include('evil.example');
+        await page.context().close();
+    });
+
+    it('brings a manager whose session ended back to the form they sent, after signing in again', async () => {
+
+        const family = await createFamily(server.app.services.accounts, { name: 'Expired family', plan: 'family' });
+        const manager = await siteAccount(server, { role: 'manager', familyLongId: family.family_long_id });
+        const page = await newPage();
+        await signIn(page, manager.email, manager.password);
+        await page.waitForURL(`${base}/manage/apis`);
+        await page.check('input[name="resources"][value="persons"]');
+        await page.click('button:has-text("Turn on API access")');
+        await page.waitForSelector('text=API access is on.');
+        await page.click('text=New API key');
+        await page.fill('input[name="name"]', 'Late sync');
+
+        await server.app.services.models.SiteSession.update({ expires_at: new Date(Date.now() - 1000) }, { where: { user_id: manager.user.id } });
+        await page.click('button:has-text("Create key")');
+        await page.waitForURL(/\/login\?next=/);
+        await page.fill('input[name="email"]', manager.email);
+        await page.fill('input[name="password"]', manager.password);
+        await page.click('button:has-text("Sign in")');
+        await page.waitForURL(`${base}/manage/apis/keys/new`);
+        await page.waitForSelector('button:has-text("Create key")');
+        await page.context().close();
+    });
+
     it('lets a super-admin read the usage chart and suspend a family, and the API answers family_suspended', async () => {
 
         const family = await createFamily(server.app.services.accounts, { name: 'Suspended family', plan: 'max' });

@@ -87,6 +87,45 @@ describe('sign-in', () => {
         }
     });
 
+    it('never redirects a signed-in visitor to another site through a tab or newline in next', async () => {
+
+        const client = await signedIn(server, { role: 'manager', familyLongId });
+        // A browser drops tabs and newlines from a URL: `/<tab>/evil.example` is `//evil.example` to it.
+        for (const next of ['/\t/evil.example/x', '/\n/evil.example/x', '/\r\\evil.example']) {
+            const response = await client.get(`/login?next=${encodeURIComponent(next)}`);
+            expect(response.statusCode).to.equal(302);
+            expect(response.headers.location).to.equal('/manage/apis');
+        }
+    });
+
+    it('sends any path of this site after signing in, percent-encoded rather than a 500', async () => {
+
+        const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });
+        const signIn = await (await new SiteClient(server).ready()).post('/login', { email, password, next: '/manage/apis?q=Łódź family#keys' });
+        expect(signIn.statusCode).to.equal(302);
+        expect(signIn.headers.location).to.equal('/manage/apis?q=%C5%81%C3%B3d%C5%BA%20family#keys');
+    });
+
+    it('answers a NUL character in the email with a 400, not a 500', async () => {
+
+        const client = await new SiteClient(server).ready();
+        expect((await client.post('/login', { email: 'someone\u0000@example.com', password: 'a password' })).statusCode).to.equal(400);
+    });
+
+    it('after a form sent with an ended session, signs in back to the form\'s page, not its POST-only action', async () => {
+
+        const client = await signedIn(server, { role: 'manager', familyLongId });
+        await server.app.services.models.SiteSession.update({ expires_at: new Date(Date.now() - 1000) }, { where: { user_id: client.account.user.id } });
+        const cookie = `fr_session=${client.cookies.get('fr_session')}`;
+        const sent = await server.inject({ method: 'POST', url: '/manage/apis/keys', headers: { cookie, host: 'records.example', referer: 'https://records.example/manage/apis/keys/new' } });
+        expect(sent.statusCode).to.equal(302);
+        expect(sent.headers.location).to.equal('/login?next=%2Fmanage%2Fapis%2Fkeys%2Fnew');
+
+        const elsewhere = await server.inject({ method: 'POST', url: '/manage/apis/keys', headers: { cookie, host: 'records.example', referer: 'https://evil.example/manage/apis/keys/new' } });
+        expect(elsewhere.headers.location).to.equal('/login');
+        expect((await server.inject({ method: 'POST', url: '/manage/apis/keys' })).headers.location).to.equal('/login');
+    });
+
     it('refuses a sign-in form without its CSRF token', async () => {
 
         const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });
