@@ -67,7 +67,9 @@ export class StreamHub {
     /**
      * Registers a stream; refuses (429) one more than `maxPerKey` for its key. Resolves
      * once every change committed from then on will reach it, so a stream that reads the
-     * change log afterwards misses nothing in between.
+     * change log afterwards misses nothing in between, and once its key has been checked
+     * again: the auth epoch may have moved between the gateway's check and this one's
+     * listening, unheard (the stream is then closed, as any stream of a failing key).
      */
     async add(stream: ChangeStream, maxPerKey: number, retryAfterSeconds: number): Promise<void> {
 
@@ -86,6 +88,8 @@ export class StreamHub {
             this.remove(stream);
             throw error;
         }
+
+        await this.recheckKey([stream]);
     }
 
     remove(stream: ChangeStream): void {

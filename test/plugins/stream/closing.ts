@@ -4,6 +4,7 @@ import * as Lab from '@hapi/lab';
 
 import { changeApiKeyScopes, revokeApiKey } from '../../../lib/accounts/api-keys';
 import { changePlan, disableApi, suspendFamily } from '../../../lib/accounts/families';
+import { streamPath } from '../../../plugins/stream';
 import { anotherKey, expectSuccess, injectWithKey, newPerson } from '../../gateway/requests';
 import { familyWithKey, testServer } from '../../helpers/server';
 import { listeningServer, openedStream, RawStream, streamSuiteTitle, until } from './client';
@@ -115,6 +116,31 @@ describe(streamSuiteTitle('closing'), () => {
         }
         finally {
             await other.stop();
+        }
+    });
+
+    it('closes a stream whose key is revoked after the gateway admitted it but before it listened', async () => {
+
+        // A server of its own: no stream open, so its hub starts listening only for this one.
+        const racing = await listeningServer();
+        try {
+            const family = await familyWithKey(racing);
+            racing.ext('onPreHandler', async (request, h) => {
+
+                if (request.path === streamPath) {
+                    await revokeApiKey(racing.app.services.accounts, family.keyId, 'test');
+                }
+
+                return h.continue;
+            });
+
+            const stream = await RawStream.open(racing, family.key);
+            expect(stream.statusCode).to.equal(200);
+            expect(await closedWith(stream)).to.equal({ code: 'invalid_key', message: 'Unknown or revoked API key.' });
+            expect(racing.plugins.stream.openStreams()).to.equal(0);
+        }
+        finally {
+            await racing.stop({ timeout: 1000 });
         }
     });
 
