@@ -17,10 +17,13 @@ export interface ClaimedDelivery {
 
 const columns = 'id, endpoint_id, family_long_id, event_type, payload, attempts, lock_token';
 
-// Due, not held by a live claim, of an active endpoint; oldest due first.
+// Due, not held by a live claim, of an active endpoint, of a family whose changes flow out
+// (API on, not suspended, a plan with webhooks: a retry queued before a suspension waits for
+// its end, as fan-out queues nothing meanwhile); oldest due first.
 const due = `
-    SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+    SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN families f ON f.family_long_id = d.family_long_id
     WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND (d.locked_until IS NULL OR d.locked_until < :now) AND e.active = :active
+        AND f.api_enabled = :active AND f.api_suspended_at IS NULL AND f.plan IN (:plans)
     ORDER BY d.next_attempt_at LIMIT :limit`;
 
 /*
@@ -37,14 +40,25 @@ const claimSql = {
         WHERE id IN (${due}) RETURNING ${columns}`
 };
 
+/** The plans whose families may have webhooks. */
+function plansWithWebhooks(context: WebhooksContext): string[] {
+
+    return [...context.policyStore.current().plans].filter(([, plan]) => plan.webhook_endpoints).map(([name]) => name);
+}
+
 /** Claims up to `limit` due deliveries for one attempt each, under a lease of the policy's length. */
-export function claimDue(context: WebhooksContext, limit: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(context: WebhooksContext, limit: number): Promise<ClaimedDelivery[]> {
+
+    const plans = plansWithWebhooks(context);
+    if (plans.length === 0) {
+        return [];
+    }
 
     const now = new Date();
     const leaseEnd = new Date(now.getTime() + context.policyStore.current().webhooks.delivery.lease_seconds * 1000);
     const sql = context.sequelize.getDialect() === 'postgres' ? claimSql.postgres : claimSql.sqlite;
     return context.transaction((transaction) => context.sequelize.query<ClaimedDelivery>(sql, {
-        replacements: { now, leaseEnd, token: randomBase62(16), limit, active: true },
+        replacements: { now, leaseEnd, token: randomBase62(16), limit, active: true, plans },
         type: QueryTypes.SELECT,
         transaction
     }));

@@ -1,7 +1,7 @@
 import { Op } from 'sequelize';
 
 import { ServiceError } from '../../lib/errors';
-import { randomBase62, recordId } from '../../lib/ids';
+import { randomBase62, recordId, recordIdPattern } from '../../lib/ids';
 import type { WebhookAttempt } from '../../models/webhook-attempt';
 import type { WebhookDelivery } from '../../models/webhook-delivery';
 import { attemptDelivery, type AttemptOutcome } from './attempt';
@@ -24,11 +24,14 @@ function encodeCursor(delivery: WebhookDelivery): string {
     return Buffer.from(JSON.stringify([delivery.created_at.toISOString(), delivery.id])).toString('base64url');
 }
 
+const deliveryIdPattern = recordIdPattern('whd');
+
+/** Exactly what encodeCursor wrote: anything else could reach the query as a date or id the database refuses (a 500). */
 function decodeCursor(cursor: string): [Date, string] {
 
     try {
         const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, string];
-        if (typeof id === 'string' && !Number.isNaN(Date.parse(at))) {
+        if (typeof id === 'string' && deliveryIdPattern.test(id) && typeof at === 'string' && /^[1-9]\d{3}-/.test(at) && new Date(at).toISOString() === at) {
             return [new Date(at), id];
         }
     }

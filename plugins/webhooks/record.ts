@@ -106,19 +106,42 @@ function byEndpoint(outcomes: readonly AttemptOutcome[]): AttemptOutcome[][] {
 }
 
 /**
+ * The outcomes whose delivery is still there, kept there until the transaction ends: an
+ * endpoint removed while its delivery was under way took the delivery with it, and one
+ * attempt row naming it would fail the whole batch (its foreign key), others' outcomes too.
+ */
+async function stillQueued(context: WebhooksContext, outcomes: readonly AttemptOutcome[], transaction: Transaction): Promise<AttemptOutcome[]> {
+
+    const rows = await context.models.WebhookDelivery.findAll({
+        attributes: ['id'],
+        where: { id: outcomes.map((outcome) => outcome.claimed.id) },
+        lock: transaction.LOCK.KEY_SHARE,
+        transaction
+    });
+
+    const ids = new Set(rows.map((row) => row.id));
+    return outcomes.filter((outcome) => ids.has(outcome.claimed.id));
+}
+
+/**
  * Writes attempts down in one transaction: the log rows, each delivery's new state and
  * the endpoints' health. An endpoint the system disables is logged and put in the
  * audit log, where its family's managers see it (there is no e-mail to send it by).
  */
-export async function recordOutcomes(context: WebhooksContext, outcomes: readonly AttemptOutcome[]): Promise<DisabledEndpoint[]> {
+export async function recordOutcomes(context: WebhooksContext, all: readonly AttemptOutcome[]): Promise<DisabledEndpoint[]> {
 
-    if (outcomes.length === 0) {
+    if (all.length === 0) {
         return [];
     }
 
     const now = new Date();
     const { WebhookAttempt, AuditEvent } = context.models;
     const disabled = await context.transaction(async (transaction) => {
+
+        const outcomes = await stillQueued(context, all, transaction);
+        if (outcomes.length === 0) {
+            return [];
+        }
 
         await WebhookAttempt.bulkCreate(outcomes.map(({ claimed, trigger, startedAt, result, address }) => ({
             delivery_id: claimed.id,

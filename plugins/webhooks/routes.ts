@@ -3,6 +3,7 @@ import Joi from 'joi';
 
 import { audit, type AuditAction } from '../../lib/audit-log';
 import { apiError, ServiceError } from '../../lib/errors';
+import { storableText } from '../../lib/storable-text';
 import type { WebhooksContext } from './context';
 import { getDelivery, listDeliveries, ping, redeliver, type ImmediateAttempt } from './deliveries';
 import { createEndpoint, disableEndpoint, enableEndpoint, findEndpoint, listEndpoints, removeEndpoint, rotateSecret, updateEndpoint } from './endpoints';
@@ -13,17 +14,19 @@ interface SignedInManager {
     user: { id: string; email: string; familyLongId: string };
 }
 
-// Family managers only, from the hosted site's session; JSON clients send the CSRF token as X-CSRF-Token.
+// Family managers only, from the hosted site's session; JSON clients send the CSRF token as
+// X-CSRF-Token, and one without a session gets a 401, not the sign-in page's redirect.
 const managerRoute: RouteOptions = {
     auth: { strategy: 'site-session', access: { scope: ['manager'] } },
-    plugins: { crumb: { restful: true } }
+    plugins: { crumb: { restful: true }, cookie: { redirectTo: false } }
 };
 
 const id = Joi.string().pattern(/^[a-z]+_[0-9A-Za-z]{8,40}$/).required();
 const endpointParams = Joi.object({ id });
 const deliveryParams = Joi.object({ id, deliveryId: id });
 const resources = Joi.array().items(Joi.string().max(32)).min(1).max(32);
-const description = Joi.string().max(500).allow('', null);
+const description = storableText(Joi.string().max(500)).allow('', null);
+const url = storableText(Joi.string().max(2048));
 
 function manager(request: Request): SignedInManager['user'] {
 
@@ -79,7 +82,7 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
             options: {
                 ...managerRoute,
                 description: 'Add a webhook endpoint; its secret is in this answer only',
-                validate: { payload: Joi.object({ url: Joi.string().max(2048).required(), description, resources: resources.required() }) }
+                validate: { payload: Joi.object({ url: url.required(), description, resources: resources.required() }) }
             },
             handler: async (request, h: ResponseToolkit) => {
 
@@ -100,7 +103,7 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
             path: '/manage/webhooks/{id}',
             options: {
                 ...managerRoute,
-                validate: { params: endpointParams, payload: Joi.object({ url: Joi.string().max(2048), description, resources }).min(1) }
+                validate: { params: endpointParams, payload: Joi.object({ url, description, resources }).min(1) }
             },
             handler: async (request) => ({ data: endpointJson(await answered(updateEndpoint(context, family(request), endpointOf(request), request.payload as object))) })
         },

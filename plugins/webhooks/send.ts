@@ -36,6 +36,15 @@ function describe(error: NodeJS.ErrnoException): string {
 }
 
 /**
+ * The excerpt as text, bytes that are no UTF-8 shown as U+FFFD. So is NUL: valid UTF-8,
+ * but no text column keeps it (SQLite's SQL text ends at it), and the outcome would not be written.
+ */
+function excerptText(bytes: Buffer): string {
+
+    return bytes.toString('utf8').replaceAll('\0', '\uFFFD');
+}
+
+/**
  * POSTs `body` to the checked destination: the connection goes to its checked address,
  * with the URL's host for TLS (SNI, certificate) and in the Host header. Redirects are
  * not followed (https.request never follows them). Never rejects: failures are results.
@@ -100,7 +109,7 @@ export function send(destination: CheckedDestination, headers: Record<string, st
             const done = () => finish({
                 statusCode: response.statusCode ?? null,
                 error: null,
-                excerpt: Buffer.concat(chunks).toString('utf8'),
+                excerpt: excerptText(Buffer.concat(chunks)),
                 location: response.headers.location,
                 retryAfter: response.headers['retry-after']
             });

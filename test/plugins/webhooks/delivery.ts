@@ -1,4 +1,5 @@
 import Crypto from 'crypto';
+import type { ServerResponse } from 'http';
 import Path from 'path';
 
 import * as Lab from '@hapi/lab';
@@ -6,9 +7,10 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 import { Webhook } from 'standardwebhooks';
 
+import { suspendFamily, unsuspendFamily } from '../../../lib/accounts/families';
 import { projectRoot } from '../../../lib/config';
 import { familyWithKey } from '../../helpers/server';
-import { answer, hang, TestReceiver, type ReceivedRequest } from './helpers/receiver';
+import { answer, hang, TestReceiver, type ReceivedRequest, type Responder } from './helpers/receiver';
 import { createPerson, eventually, familyWithEndpoint, receiverAndServer, scriptedResolver, stopReceiverAndServer, webhooksServer } from './helpers/setup';
 
 export const lab = Lab.script();
@@ -126,6 +128,23 @@ describe('webhook delivery', () => {
         expect(attempts[1].get({ plain: true })).to.include({ status_code: 204, error: null });
     });
 
+    it('logs a response body holding NUL bytes (a gzip body, say) and counts the delivery delivered, once', async () => {
+
+        const family = await familyWithEndpoint(server, receiver);
+        receiver.respondWith((response) => response.writeHead(200, { 'content-encoding': 'gzip' }).end(Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x6f, 0x6b])));
+        await createPerson(family);
+
+        const [request] = await eventually(async () => requestsOf(family.familyLongId).length > 0 && requestsOf(family.familyLongId));
+        const { delivery, attempts } = await eventually(async () => {
+
+            const found = await server.plugins.webhooks.getDelivery(family.familyLongId, family.endpointId, request.headers['x-service-delivery'] as string);
+            return found.attempts.length > 0 && found;
+        }, 3000);
+        expect(delivery.get({ plain: true })).to.include({ status: 'delivered', attempts: 1 });
+        expect(attempts[0].response_excerpt).to.equal('\x1f\uFFFD\b\uFFFD\uFFFDok');
+        expect(requestsOf(family.familyLongId)).to.have.length(1);
+    });
+
     it('waits as long as Retry-After asks before the next attempt', async () => {
 
         const family = await familyWithEndpoint(server, receiver);
@@ -176,6 +195,48 @@ describe('webhook delivery', () => {
 
         const { attempts } = await server.plugins.webhooks.getDelivery(family.familyLongId, family.endpointId, requests[0].headers['x-service-delivery'] as string);
         expect(attempts[0].get({ plain: true })).to.include({ status_code: 307, error: `redirect to ${receiver.url('/elsewhere')} not followed: point the endpoint at the final URL` });
+    });
+
+    it('records the other outcomes of a batch when an endpoint is removed while its delivery is under way', async () => {
+
+        const removed = await familyWithEndpoint(server, receiver);
+        const kept = await familyWithEndpoint(server, receiver);
+        const held: ServerResponse[] = [];
+        const hold: Responder = (response) => held.push(response);
+        receiver.respondWith(hold, hold);
+        await createPerson(removed);
+        await createPerson(kept);
+        await eventually(async () => held.length === 2);
+
+        await server.plugins.webhooks.removeEndpoint(removed.familyLongId, removed.endpointId);
+        // Both answered at once: their outcomes are written in one batch.
+        held.forEach((response) => response.writeHead(200).end());
+
+        const { deliveries } = await eventually(async () => {
+
+            const page = await deliveriesOf(kept.familyLongId, kept.endpointId);
+            return page.deliveries[0]?.status === 'delivered' && page;
+        }, 3000);
+        expect(deliveries[0].get({ plain: true })).to.include({ attempts: 1, last_status_code: 200 });
+        expect(requestsOf(kept.familyLongId)).to.have.length(1);
+    });
+
+    it('sends no retry while the family is suspended, and carries on once it is not', async () => {
+
+        const family = await familyWithEndpoint(server, receiver);
+        const { accounts } = server.app.services;
+        receiver.respondWith(answer(500));
+        await createPerson(family);
+        const [first] = await eventually(async () => requestsOf(family.familyLongId).length > 0 && requestsOf(family.familyLongId));
+        await suspendFamily(accounts, family.familyLongId, 'Unusual traffic', 'test');
+
+        // The schedule alone would retry after 0.3 s.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        expect(requestsOf(family.familyLongId)).to.have.length(1);
+
+        await unsuspendFamily(accounts, family.familyLongId);
+        const requests = await eventually(async () => requestsOf(family.familyLongId).length > 1 && requestsOf(family.familyLongId));
+        expect(requests[1].headers['x-service-delivery']).to.equal(first.headers['x-service-delivery']);
     });
 
     it('gives a delivery up once the schedule is spent', async () => {

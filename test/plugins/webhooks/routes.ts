@@ -116,9 +116,30 @@ describe('/manage/webhooks JSON routes', () => {
         expect(invalid.statusCode).to.equal(400);
         expect(invalid.result).to.include({ code: 'invalid_request' });
 
+        // Text no database stores as sent (PostgreSQL kept a literal \0 in its place).
+        for (const payload of [{ url: `${receiver.url()}\u0000`, resources: ['persons'] }, { url: receiver.url(), description: 'C\u0000RM', resources: ['persons'] }, { url: receiver.url(), description: '\ud83d', resources: ['persons'] }]) {
+            const unstorable = await json(client, 'POST', '/manage/webhooks', payload);
+            expect(unstorable.statusCode, JSON.stringify(payload)).to.equal(400);
+            expect(unstorable.result).to.include({ code: 'invalid_request' });
+        }
+
         const unknown = await json(client, 'GET', '/manage/webhooks/whe_00000000000000000000');
         expect(unknown.statusCode).to.equal(404);
         expect(unknown.result).to.include({ code: 'not_found' });
+    });
+
+    it('refuses a delivery-log cursor it did not give with 400, whatever the cursor holds', async () => {
+
+        const { client } = await manager();
+        const endpoint = (await json(client, 'POST', '/manage/webhooks', { url: receiver.url(), resources: ['persons'] }) as any).result.data;
+        const forged = [['-010000-01-01T00:00:00.000Z', 'whd_00000000000000000000'], ['0000-01-01T00:00:00.000Z', 'whd_00000000000000000000'], ['2026-01-01T00:00:00.000Z', 'whd_\u0000'], [1, 'whd_00000000000000000000'], null];
+
+        for (const content of forged) {
+            const cursor = Buffer.from(JSON.stringify(content)).toString('base64url');
+            const response = await json(client, 'GET', `/manage/webhooks/${endpoint.id}/deliveries?cursor=${cursor}`);
+            expect(response.statusCode, JSON.stringify(content)).to.equal(400);
+            expect(response.result).to.include({ code: 'invalid_request', message: 'cursor: not a cursor this list gave.' });
+        }
     });
 
     it('lets a manager act on their own family only', async () => {
@@ -142,8 +163,10 @@ describe('/manage/webhooks JSON routes', () => {
         const member = await signedIn(server, { role: 'member', familyLongId: family.familyLongId });
         expect((await json(member, 'GET', '/manage/webhooks')).statusCode).to.equal(403);
 
+        // JSON clients get JSON, not the sign-in page's redirect.
         const anonymous = await server.inject({ method: 'GET', url: '/manage/webhooks' });
-        expect([302, 401]).to.include(anonymous.statusCode);
+        expect(anonymous.statusCode).to.equal(401);
+        expect(anonymous.result).to.include({ code: 'unauthorized' });
 
         const { client } = await manager();
         const forged = await json(client, 'POST', '/manage/webhooks', { url: receiver.url(), resources: ['persons'] }, { csrf: false });
