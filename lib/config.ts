@@ -27,9 +27,15 @@ export interface Config {
     watchPolicies: boolean;
 }
 
+/** A setting of the environment is wrong; the message names it. */
+export class ConfigError extends Error {
+
+    override readonly name = 'ConfigError';
+}
+
 const schema = Joi.object({
     PORT: Joi.number().integer().min(0).max(65535).default(3000),
-    HOST: Joi.string().default('127.0.0.1'),
+    HOST: Joi.string().hostname().default('127.0.0.1').messages({ 'string.hostname': '"HOST" must be a host name or an IP address to listen on' }),
     DATABASE_URL: Joi.string().pattern(/^(sqlite:|postgres(ql)?:\/\/)/).message('DATABASE_URL must start with sqlite: or postgres://'),
     REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
     REDIS_PREFIX: Joi.string().default('fr:'),
@@ -47,7 +53,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env, over
 
     const { value, error } = schema.validate(env, { abortEarly: false });
     if (error) {
-        throw new Error(`Invalid configuration: ${error.details.map((detail) => detail.message).join('; ')}`);
+        throw new ConfigError(`Invalid configuration: ${error.details.map((detail) => detail.message).join('; ')}`);
     }
 
     const port: number = value.PORT;

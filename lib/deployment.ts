@@ -169,7 +169,12 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     });
 
     if (options.start) {
-        await server.start();
+        // A port in use, say: stop what initialising started (timers, watchers, connections), so the process can end.
+        await server.start().catch(async (error: Error) => {
+
+            await server.stop();
+            throw error;
+        });
     }
     else {
         await server.initialize();

@@ -1,4 +1,5 @@
 import { PolicyError } from '../../gateway/policies/data-file';
+import { ConfigError } from '../config';
 import { ServiceError } from '../errors';
 
 /** A failure the CLI explains in its own words; `exitCode` 2 means the command line was wrong. */
@@ -24,8 +25,8 @@ const unexpectedHint = 'check the configuration (DATABASE_URL, REDIS_URL, DATA_D
 /** Prints the error on stderr, one line where possible, and returns the exit code. */
 export function reportError(error: unknown): number {
 
-    // Failures that explain themselves: a broken rule, a bad command line, an invalid policy file.
-    if (error instanceof CliError || error instanceof ServiceError || error instanceof PolicyError) {
+    // Failures that explain themselves: a broken rule, a bad command line, a bad setting, an invalid policy file.
+    if (error instanceof CliError || error instanceof ServiceError || error instanceof ConfigError || error instanceof PolicyError) {
         process.stderr.write(`error: ${error.message}\n`);
         return error instanceof CliError ? error.exitCode : 1;
     }

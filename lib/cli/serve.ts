@@ -1,9 +1,11 @@
 import type { Server } from '@hapi/hapi';
 
+import { configFromEnvironment, type Config } from '../config';
 import { seedDemoFamily } from '../demo';
 import { deployment } from '../deployment';
 import { command } from './command';
 import { demoInstructions } from './demo';
+import { CliError } from './errors';
 
 const stopTimeoutMilliseconds = 10_000;
 
@@ -42,13 +44,35 @@ async function seedDemoWhenEmpty(server: Server): Promise<void> {
     process.stdout.write(['The database was empty: seeded a demo family.', ...demoInstructions(demo, server.info.uri), ''].join('\n') + '\n');
 }
 
+const listenProblems: Readonly<Record<string, string>> = {
+    EADDRINUSE: 'the port is already in use (another service, or this one started twice)',
+    EACCES: 'this user may not listen on that port (ports below 1024 need privileges)',
+    EADDRNOTAVAIL: 'that address is not one of this machine\'s'
+};
+
+/** The server as configured, started; a listening failure says which setting to change. */
+async function startedServer(config: Config): Promise<Server> {
+
+    try {
+        return await deployment({ start: true, config });
+    }
+    catch (error) {
+        const problem = listenProblems[(error as NodeJS.ErrnoException).code ?? ''];
+        if (problem) {
+            throw new CliError(`cannot listen on ${config.host}:${config.port}: ${problem}; set PORT (or HOST) to another`);
+        }
+
+        throw error;
+    }
+}
+
 export const serveCommand = command({
     usage: 'serve',
     description: 'Starts the HTTP server (what npm start runs). On an empty database it first seeds a\ndemo family and prints how to use it. SIGINT/SIGTERM stop it gracefully.',
     options: {},
     async run() {
 
-        const server = await deployment({ start: true });
+        const server = await startedServer(configFromEnvironment());
         stopOnSignals(server);
         try {
             await seedDemoWhenEmpty(server);

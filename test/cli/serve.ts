@@ -1,11 +1,12 @@
 import ChildProcess from 'child_process';
+import Net from 'net';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
 import { projectRoot } from '../../lib/config';
 import { scratchDirectory, testRedisUrl } from '../helpers/server';
-import { cliEnvironment, cliScript } from './run';
+import { cliEnvironment, cliScript, runCli } from './run';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
@@ -64,5 +65,32 @@ describe('family-records serve', () => {
 
         expect(await exited, stderr).to.equal(0);
         expect(stderr).to.include('SIGTERM: stopping');
+    });
+
+    it('ends at once, naming the setting to change, when its port is taken', async () => {
+
+        const taken = Net.createServer();
+        await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+        const { port } = taken.address() as Net.AddressInfo;
+        try {
+            // runCli gives up after 60 s: a server left half started kept the process alive for ever.
+            const outcome = await runCli(['serve'], cliEnvironment({ DATA_DIR: scratchDirectory(), PORT: String(port) }));
+
+            expect(outcome.exitCode).to.equal(1);
+            expect(outcome.stderr).to.equal(`error: cannot listen on 127.0.0.1:${port}: the port is already in use (another service, or this one started twice); set PORT (or HOST) to another\n`);
+        }
+        finally {
+            taken.close();
+        }
+    });
+
+    it('names a bad setting without calling it unexpected', async () => {
+
+        for (const [name, value, problem] of [['HOST', '999.1.1.1', '"HOST" must be a host name or an IP address to listen on'], ['PORT', 'abc', '"PORT" must be a number']]) {
+            const outcome = await runCli(['serve'], cliEnvironment({ DATA_DIR: scratchDirectory(), [name]: value }));
+
+            expect(outcome.exitCode).to.equal(1);
+            expect(outcome.stderr).to.equal(`error: Invalid configuration: ${problem}\n`);
+        }
     });
 });
