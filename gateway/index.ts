@@ -1,8 +1,9 @@
-import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
+import type { Plugin, Request, ResponseToolkit, ServerAuthScheme } from '@hapi/hapi';
 import Boom from '@hapi/boom';
 
 import type { Models } from '../models';
 import type { AuthEpoch } from './auth-epoch';
+import type { AuthSchemeName } from './auth-scheme-names';
 import type { ApiKeyCredentials } from './credentials';
 import type { LastUsedTracker } from './last-used';
 import { runPolicyChain } from './policy-chain/run';
@@ -39,8 +40,8 @@ declare module '@hapi/hapi' {
     }
 }
 
-/** Auth schemes the gateway can give a route group, by the name gateway.yaml uses. */
-const authSchemes = { 'api-key': apiKeyScheme } as const;
+/** Auth schemes the gateway can give a route group, by the name gateway.yaml uses (validated when it loads). */
+const authSchemes: Readonly<Record<AuthSchemeName, ServerAuthScheme>> = { 'api-key': apiKeyScheme as ServerAuthScheme };
 
 /**
  * The declarative gateway: one auth strategy per route group of gateway.yaml, whose
@@ -57,7 +58,8 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
         }
 
         for (const group of groups.values()) {
-            if (!(group.auth.scheme in authSchemes)) {
+            // loadGatewayConfig() refuses an unknown scheme; a config given in code is checked here.
+            if (!Object.hasOwn(authSchemes, group.auth.scheme)) {
                 throw new Error(`gateway.yaml: route group "${group.name}" names unknown auth scheme "${group.auth.scheme}"`);
             }
 

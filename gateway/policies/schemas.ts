@@ -2,6 +2,7 @@ import Joi from 'joi';
 import IpAddr from 'ipaddr.js';
 import Cron from 'node-cron';
 
+import { authSchemeNames } from '../auth-scheme-names';
 import type { FileSignature, FilesPolicy, GatewayConfig, PlanPolicy, RateLimitPreset, ScopesPolicy, SitePolicy, StreamPolicy, UsagePolicy, WebhooksPolicy } from './types';
 
 /*
@@ -233,7 +234,8 @@ export const gatewaySchema = Joi.object({
         paths: uniqueStrings(absolutePath).min(1).required(),
         public_paths: uniqueStrings(absolutePath).default([]),
         auth: Joi.object({
-            scheme: Joi.string().required()
+            scheme: Joi.string().required().valid(...authSchemeNames)
+                .messages({ 'any.only': `"{#value}" is not a known auth scheme (known: ${authSchemeNames.join(', ')})` })
         }).required(),
         policies: namedList(Joi.object({
             name: Joi.string().required().valid(Joi.in('$knownPolicyNames'))

@@ -53,4 +53,17 @@ describe('family-records policy check', () => {
         expect(outcome.stderr).to.startWith(`error: ${gatewayConfig}: `);
         expect(outcome.stderr).to.include('rate-limiter');
     });
+
+    it('fails on a gateway config naming an auth scheme the gateway does not implement, as start-up would', async () => {
+
+        const gatewayConfig = Path.join(copyPolicies(), 'gateway.yaml');
+        const text = Fs.readFileSync(Path.join(projectRoot, 'gateway', 'gateway.yaml'), 'utf8');
+        expect(text).to.include('scheme: api-key');
+        Fs.writeFileSync(gatewayConfig, text.replace('scheme: api-key', 'scheme: apikey'));
+
+        const outcome = await runCli(['policy', 'check'], cliEnvironment({ GATEWAY_CONFIG: gatewayConfig }));
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stderr).to.equal(`error: ${gatewayConfig}: route_groups[0].auth.scheme: "apikey" is not a known auth scheme (known: api-key)\n`);
+    });
 });

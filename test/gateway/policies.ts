@@ -269,6 +269,15 @@ describe('loadGatewayConfig()', () => {
             `${Path.join(dir, 'gateway.yaml')}: route_groups[0].policies[2].name: "rate-limt" is not a known policy (known: [${KNOWN_POLICIES.join(', ')}])`);
     });
 
+    it('rejects an auth scheme the gateway does not implement, so policy check catches it before start-up does', () => {
+
+        const dir = copyOfShipped(['gateway.yaml'], gatewayDir);
+        editPolicyFile(dir, 'gateway.yaml', 'scheme: api-key', 'scheme: apikey');
+
+        expect(() => loadGatewayConfig(Path.join(dir, 'gateway.yaml'), KNOWN_POLICIES)).to.throw(PolicyError,
+            `${Path.join(dir, 'gateway.yaml')}: route_groups[0].auth.scheme: "apikey" is not a known auth scheme (known: api-key)`);
+    });
+
     it('rejects a path that does not start with /', () => {
 
         const dir = copyOfShipped(['gateway.yaml'], gatewayDir);
