@@ -171,6 +171,21 @@ describe('family-records CLI', () => {
         expect(outcome.stderr).to.equal('error: No API key key_doesNotExist.\n');
     });
 
+    it('revokes a key given whole (one found leaked), and never prints a key it does not know', async () => {
+
+        const family = await familyWithKey(server);
+        const revoked = await runCliJson(['key', 'revoke', family.key], env);
+        expect(revoked.id).to.equal(family.keyId);
+        expect((await listPersons(family.key)).statusCode).to.equal(401);
+
+        const unknown = family.key.slice(0, -6) + 'AAAAAA';
+        for (const given of [unknown, family.key.slice(0, 12)]) {
+            const outcome = await runCli(['key', 'revoke', given], env);
+            expect(outcome.exitCode).to.equal(1);
+            expect(outcome.stderr).to.equal('error: No API key of this service is the key given (frk_…, not shown); give the key\'s id (key_…) or the whole key.\n');
+        }
+    });
+
     describe('command line', () => {
 
         // Usage errors are found before any configuration is read: no database needed.

@@ -1,4 +1,4 @@
-import { displayParts, generateApiKeyToken, hashApiKey } from '../../gateway/api-key-token';
+import { apiKeyPrefix, displayParts, generateApiKeyToken, hashApiKey, isWellFormedApiKey } from '../../gateway/api-key-token';
 import type { ApiKey } from '../../models/api-key';
 import { ServiceError } from '../errors';
 import { recordId } from '../ids';
@@ -69,11 +69,24 @@ export async function createApiKey(context: AccountsContext, input: NewApiKey): 
     return { key, apiKey };
 }
 
-async function findKey(context: AccountsContext, id: string): Promise<ApiKey> {
+/**
+ * A key by its id (`key_…`), or by the key itself (`frk_…`: one found leaked, say), looked up
+ * by its hash. An error never repeats what may be a key.
+ */
+async function findKey(context: AccountsContext, idOrKey: string): Promise<ApiKey> {
 
-    const apiKey = await context.models.ApiKey.findByPk(id);
+    if (!idOrKey.startsWith(apiKeyPrefix)) {
+        const apiKey = await context.models.ApiKey.findByPk(idOrKey);
+        if (!apiKey) {
+            throw new ServiceError('not_found', `No API key ${idOrKey}.`, 404);
+        }
+
+        return apiKey;
+    }
+
+    const apiKey = isWellFormedApiKey(idOrKey) ? await context.models.ApiKey.findOne({ where: { secret_hash: hashApiKey(idOrKey, context.pepper) } }) : null;
     if (!apiKey) {
-        throw new ServiceError('not_found', `No API key ${id}.`, 404);
+        throw new ServiceError('not_found', `No API key of this service is the key given (${apiKeyPrefix}…, not shown); give the key's id (key_…) or the whole key.`, 404);
     }
 
     return apiKey;

@@ -46,8 +46,8 @@ export const keyCommands = commandGroup('key', {
         }
     }),
     revoke: command({
-        usage: 'key revoke ID [--json]',
-        description: 'Revokes a key for good: running servers refuse it from the next request on.',
+        usage: 'key revoke ID|KEY [--json]',
+        description: 'Revokes a key for good: running servers refuse it from the next request on.\nID is the key\'s id (key_…); the key itself (frk_…, one found leaked, say) works too.',
         options: jsonOption,
         positionals: ['ID'],
         async run({ values, positionals: [id] }) {
