@@ -1,9 +1,10 @@
 import type { ErrorCode } from '../../lib/errors';
 import { errorCodes, policyErrors } from './error-codes';
-import { headerRefs, withRateLimitHeaders, type HeaderName } from './headers';
-import type { ResponseObject } from './openapi-types';
+import { countsRequests, headerRefs, rateLimitHeaderNames, type HeaderName } from './headers';
+import type { JsonSchema, ResponseObject } from './openapi-types';
 import type { RouteFacts } from './route-facts';
 import { authSchemeOf } from './security';
+import { inWords } from './words';
 
 /** Headers an error status always carries. */
 const statusHeaders: Readonly<Record<number, readonly HeaderName[]>> = {
@@ -12,79 +13,123 @@ const statusHeaders: Readonly<Record<number, readonly HeaderName[]>> = {
     429: ['Retry-After']
 };
 
-/** The codes a route can answer: its gateway chain's, what its validation, path and body add, and what it declares. */
-function routeErrorCodes(facts: RouteFacts): ErrorCode[] {
+/** A code a route can answer, and whether the rate limit has counted the request by then (so the answer carries its headers). */
+interface RouteError {
+    code: ErrorCode;
+    counted: boolean;
+}
 
-    const codes: ErrorCode[] = [];
+/**
+ * The codes a route can answer, in the order they can arise: its auth scheme's, its gateway
+ * chain's policy by policy (gateway.yaml order: a policy before the rate limit refuses a
+ * request it has not counted), then what its validation, path and body add, and what it declares.
+ */
+function routeErrors(facts: RouteFacts): RouteError[] {
+
+    const errors = new Map<ErrorCode, RouteError>();
+    let counted = false;
+    const answer = (codes: readonly ErrorCode[]) => {
+
+        for (const code of codes.filter((candidate) => !errors.has(candidate))) {
+            errors.set(code, { code, counted });
+        }
+    };
+
     if (facts.securedBy) {
-        codes.push(...authSchemeOf(facts.securedBy).errors);
+        answer(authSchemeOf(facts.securedBy).errors);
         for (const policy of facts.securedBy.policies.filter((candidate) => candidate.enabled)) {
             const answers = policyErrors[policy.name];
             if (!answers) {
                 throw new Error(`API reference: the errors of gateway policy "${policy.name}" are not described in plugins/docs/error-codes.ts`);
             }
 
-            codes.push(...answers);
+            counted ||= countsRequests(policy);
+            answer(answers);
         }
     }
 
     if (facts.validated) {
-        codes.push('invalid_request');
+        answer(['invalid_request']);
     }
 
     if (facts.params.length > 0) {
-        codes.push('not_found');
+        answer(['not_found']);
     }
 
     if (facts.body) {
-        codes.push('too_large', 'unsupported_media_type');
+        answer(['too_large', 'unsupported_media_type']);
     }
 
-    return [...new Set([...codes, ...(facts.route.settings.plugins?.docs?.errors ?? [])])];
+    answer(facts.route.settings.plugins?.docs?.errors ?? []);
+    return [...errors.values()];
 }
 
-function errorResponse(facts: RouteFacts, status: number, codes: ErrorCode[]): ResponseObject {
+/** The codes a route can answer. */
+export const routeErrorCodes = (facts: RouteFacts): ErrorCode[] => routeErrors(facts).map(({ code }) => code);
 
-    const response: ResponseObject = {
-        description: codes.map((code) => `\`${code}\`: ${errorCodes[code].when}`).join(' '),
-        ...(statusHeaders[status] ? { headers: headerRefs(statusHeaders[status]) } : {}),
+const quoted = (codes: readonly ErrorCode[]) => codes.map((code) => `\`${code}\``);
+
+/** Says which codes carry the rate-limit headers when only some of a status's do. */
+function rateLimitNote(errors: readonly RouteError[]): string {
+
+    const counted = errors.filter((error) => error.counted).map(({ code }) => code);
+    return counted.length > 0 && counted.length < errors.length
+        ? ` Only ${inWords(quoted(counted), 'and')} carry the RateLimit headers: the others refuse the request before the rate limit counts it.`
+        : '';
+}
+
+function errorResponse(status: number, errors: readonly RouteError[]): ResponseObject {
+
+    const codes = errors.map(({ code }) => code);
+    const headers = [...(errors.some((error) => error.counted) ? rateLimitHeaderNames : []), ...(statusHeaders[status] ?? [])];
+    return {
+        description: codes.map((code) => `\`${code}\`: ${errorCodes[code].when}`).join(' ') + rateLimitNote(errors),
+        ...(headers.length > 0 ? { headers: headerRefs(headers) } : {}),
         content: {
             'application/json': {
                 schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { code: { enum: codes } } }] }
             }
         }
     };
-
-    // Authentication fails before the rate limit is counted.
-    return status === 401 ? response : withRateLimitHeaders(facts, response);
 }
 
 /** The error responses of a route, by status, each naming the codes it can carry. */
 export function errorResponses(facts: RouteFacts): Record<string, ResponseObject> {
 
-    const byStatus = new Map<number, ErrorCode[]>();
-    for (const code of routeErrorCodes(facts)) {
-        const status = errorCodes[code].status;
-        byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    const byStatus = new Map<number, RouteError[]>();
+    for (const error of routeErrors(facts)) {
+        const status = errorCodes[error.code].status;
+        byStatus.set(status, [...(byStatus.get(status) ?? []), error]);
     }
 
-    return Object.fromEntries([...byStatus].map(([status, codes]) => [String(status), errorResponse(facts, status, codes)]));
+    return Object.fromEntries([...byStatus].map(([status, errors]) => [String(status), errorResponse(status, errors)]));
 }
 
-/** components.schemas.Error: the Boom payload every error carries. */
-export const errorSchema = {
-    type: 'object',
-    description: 'Every error, whatever format was asked for. `code` is stable; `message` is for people and may change.',
-    required: ['statusCode', 'error', 'message', 'code'],
-    properties: {
-        statusCode: { type: 'integer', description: 'The HTTP status.' },
-        error: { type: 'string', description: 'The status text, for example Forbidden.' },
-        message: { type: 'string', description: 'What went wrong, naming the problem.' },
-        code: {
-            type: 'string',
-            enum: Object.keys(errorCodes),
-            description: 'The stable machine code.',
-            'x-enumDescriptions': Object.fromEntries(Object.entries(errorCodes).map(([code, { status, when }]) => [code, `${status}: ${when}`]))
+/** Codes any route may answer, which no route lists: an unexpected failure (lib/errors.ts withErrorCode). */
+const anyRouteCodes: readonly ErrorCode[] = ['internal_error'];
+
+/**
+ * components.schemas.Error: the Boom payload every error carries, with the codes the documented
+ * routes can answer (`answered`). The hosted site's codes are not the API's, so not here.
+ */
+export function errorSchema(answered: ReadonlySet<ErrorCode>): JsonSchema {
+
+    const codes = (Object.keys(errorCodes) as ErrorCode[]).filter((code) => answered.has(code) || anyRouteCodes.includes(code));
+    return {
+        type: 'object',
+        description: 'Every error, whatever format was asked for. `code` is stable; `message` is for people and may change. '
+            + 'A path the API does not have, or a method a path does not take, is 404 `not_found`.',
+        required: ['statusCode', 'error', 'message', 'code'],
+        properties: {
+            statusCode: { type: 'integer', description: 'The HTTP status.' },
+            error: { type: 'string', description: 'The status text, for example Forbidden.' },
+            message: { type: 'string', description: 'What went wrong, naming the problem.' },
+            code: {
+                type: 'string',
+                enum: codes,
+                description: 'The stable machine code.',
+                'x-enumDescriptions': Object.fromEntries(codes.map((code) => [code, `${errorCodes[code].status}: ${errorCodes[code].when}`]))
+            }
         }
-    }
-};
+    };
+}

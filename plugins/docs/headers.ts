@@ -1,3 +1,4 @@
+import type { PolicyRef } from '../../gateway/policies/types';
 import type { HeaderObject, Reference, ResponseObject } from './openapi-types';
 import type { RouteFacts } from './route-facts';
 
@@ -30,10 +31,13 @@ export function headerRefs(names: readonly HeaderName[]): Record<string, Referen
     return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }
 
+/** The gateway policy that counts requests: a request it has seen is answered with the rate-limit headers. */
+export const countsRequests = (policy: PolicyRef): boolean => policy.enabled && policy.name === 'rate-limit';
+
 /** A route whose gateway chain limits rates sends the rate-limit headers with its responses. */
 function limitsRates(facts: RouteFacts): boolean {
 
-    return facts.securedBy?.policies.some((policy) => policy.enabled && policy.name === 'rate-limit') ?? false;
+    return facts.securedBy?.policies.some(countsRequests) ?? false;
 }
 
 /** The response, with the rate-limit headers when the route limits rates. */

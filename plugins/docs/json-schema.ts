@@ -2,6 +2,7 @@ import Joi from 'joi';
 import joiToJson from 'joi-to-json';
 
 import type { JsonSchema } from './openapi-types';
+import { inWords } from './words';
 
 /*
  * joi → JSON Schema 2020-12 (OpenAPI 3.1) with joi-to-json, which reads joi's own
@@ -13,32 +14,92 @@ import type { JsonSchema } from './openapi-types';
  *   (no value at all). Such a key is converted here instead: see conditionalKey().
  */
 
-type KeyDescription = Joi.Description & { whens?: { ref?: { path: string[] }; then?: Joi.Description; otherwise?: Joi.Description }[] };
+interface WhenDescription { ref?: { path: string[]; ancestor?: number; type?: string }; is?: Joi.Description; then?: Joi.Description; otherwise?: Joi.Description }
+type KeyDescription = Joi.Description & { whens?: WhenDescription[] };
+type ObjectDescription = Joi.Description & { keys?: Record<string, KeyDescription> };
 
 /** `required`, `optional` or `forbidden`, when the schema says. */
 export const presenceOf = (description: Joi.Description): string | undefined => (description.flags as { presence?: string } | undefined)?.presence;
 
-/** What a key's rules depend on: the other keys its `when`s name. */
-const siblingConditions = (key: KeyDescription) => (key.whens ?? []).filter((when) => when.ref);
+/** The other key of the same object that a key's rules depend on (`when('format', { is, … })`): one, or the rules cannot be documented. */
+function siblingOf(name: string, key: KeyDescription): string {
+
+    // A sibling reference describes itself by its path alone; others name an ancestor or a context (`$`).
+    const siblings = new Set((key.whens ?? []).map(({ ref, is }) => (ref && is && Object.keys(ref).length === 1 && ref.path.length === 1 ? ref.path[0] : undefined)));
+    const [sibling] = siblings;
+    if (siblings.size !== 1 || sibling === undefined) {
+        throw new Error(`API reference: the rules of "${name}" depend on something other than one other key's value, which cannot be documented`);
+    }
+
+    return sibling;
+}
+
+/** The key's joi schema when its sibling has `value` (undefined: absent): its own rules and those of each branch taken. */
+function caseOf({ whens, ...own }: KeyDescription, value: unknown): Joi.Schema {
+
+    return (whens ?? []).reduce((schema, when) => {
+
+        const branch = Joi.build(when.is!).validate(value).error ? when.otherwise : when.then;
+        return branch ? schema.concat(Joi.build(branch)) : schema;
+    }, Joi.build(own));
+}
+
+/** Words for the keywords a case may add, change or drop. */
+const keywordWords: Readonly<Record<string, string>> = { minimum: 'minimum', maximum: 'maximum', default: 'default', minLength: 'minimum length', maxLength: 'maximum length', enum: 'one of' };
+
+/** How a case differs from the usual one, in words: `no maximum and no default`, `maximum 5`, `not allowed`. */
+function difference(usual: JsonSchema, schema: Joi.Schema): string {
+
+    if (presenceOf(schema.describe()) === 'forbidden') {
+        return 'not allowed';
+    }
+
+    const other = convert(schema);
+    const changes = [...new Set([...Object.keys(usual), ...Object.keys(other)])]
+        .filter((keyword) => keyword !== 'description' && JSON.stringify(usual[keyword]) !== JSON.stringify(other[keyword]))
+        .map((keyword) => {
+
+            const word = keywordWords[keyword] ?? `\`${keyword}\``;
+            return keyword in other ? `${word} ${JSON.stringify(other[keyword])}` : `no ${word}`;
+        });
+
+    return inWords(changes, 'and');
+}
 
 /**
- * A key with rules that depend on another key: its own rules, and `anyOf` of the
- * branches that let a value through (a forbidden branch only takes the key away).
+ * A key whose rules depend on another key. A parameter's JSON Schema sees only its own
+ * value, so the schema is the usual case, the one where the other key is absent; each
+ * value of the other key that changes the rules is told in the description
+ * ("When `format` is `csv` or `pdf`: no maximum and no default."). The other key must
+ * take a known set of values (joi `valid()`), else the cases cannot be told.
  */
-function conditionalKey({ whens, ...own }: KeyDescription): JsonSchema {
+function conditionalKey(name: string, key: KeyDescription, object: ObjectDescription): JsonSchema {
 
-    const branches = (whens ?? []).flatMap((when) => [when.then, when.otherwise])
-        .filter((branch): branch is Joi.Description => branch !== undefined && presenceOf(branch) !== 'forbidden')
-        // A branch that only makes the key optional adds no rule: `{}`.
-        .map((branch) => (branch.type === 'any' && !branch.rules && !branch.allow ? {} : convert(Joi.build(branch))));
+    const sibling = siblingOf(name, key);
+    const siblingKey = object.keys?.[sibling];
+    const values = (siblingKey?.flags as { only?: boolean } | undefined)?.only ? siblingKey!.allow as unknown[] : undefined;
+    if (!values) {
+        throw new Error(`API reference: the rules of "${name}" depend on "${sibling}", which does not take a known set of values, so they cannot be documented`);
+    }
 
-    return { ...convert(Joi.build(own)), ...(branches.length > 0 ? { anyOf: branches } : {}) };
+    const usual = convert(caseOf(key, undefined));
+    const casesByDifference = new Map<string, string[]>();
+    for (const value of values) {
+        const change = difference(usual, caseOf(key, value));
+        if (change) {
+            casesByDifference.set(change, [...(casesByDifference.get(change) ?? []), `\`${String(value)}\``]);
+        }
+    }
+
+    const cases = [...casesByDifference].map(([change, values]) => `When \`${sibling}\` is ${inWords(values, 'or')}: ${change}.`);
+    const description = [usual.description, ...cases].filter(Boolean).join(' ');
+    return { ...usual, ...(description ? { description } : {}) };
 }
 
 function convert(schema: Joi.Schema): JsonSchema {
 
     const converted: JsonSchema = joiToJson(schema as never, 'open-api-3.1');
-    const description = schema.describe() as KeyDescription & { keys?: Record<string, KeyDescription> };
+    const description = schema.describe() as ObjectDescription;
     const properties = converted.properties as Record<string, JsonSchema> | undefined;
     if (!properties) {
         return converted;
@@ -49,8 +110,8 @@ function convert(schema: Joi.Schema): JsonSchema {
     }
 
     for (const [name, key] of Object.entries(description.keys ?? {})) {
-        if (siblingConditions(key).length > 0) {
-            properties[name] = conditionalKey(key);
+        if (key.whens) {
+            properties[name] = conditionalKey(name, key, description);
         }
     }
 
@@ -65,8 +126,6 @@ export interface NamedSchema {
     required: boolean;
     description?: string;
     schema: JsonSchema;
-    /** Other keys whose values change this one's rules. */
-    dependsOn?: string[];
 }
 
 /** The name a key pattern stands for when it matches one literal name (`^filter\[gender\]$`), else undefined. */
@@ -78,9 +137,9 @@ export function literalName(pattern: string): string | undefined {
 }
 
 /** A property's description moves to the parameter that carries it. */
-function named(name: string, required: boolean, { description, ...schema }: JsonSchema, dependsOn: string[] = []): NamedSchema {
+function named(name: string, required: boolean, { description, ...schema }: JsonSchema): NamedSchema {
 
-    return { name, required, schema, ...(typeof description === 'string' ? { description } : {}), ...(dependsOn.length > 0 ? { dependsOn } : {}) };
+    return { name, required, schema, ...(typeof description === 'string' ? { description } : {}) };
 }
 
 /**
@@ -91,11 +150,9 @@ function named(name: string, required: boolean, { description, ...schema }: Json
 export function keysOf(schema: Joi.Schema, where: string): NamedSchema[] {
 
     const object = jsonSchemaOf(schema);
-    const keys = (schema.describe() as { keys?: Record<string, KeyDescription> }).keys ?? {};
-    const dependsOn = (name: string) => (keys[name] ? siblingConditions(keys[name]).map((when) => when.ref!.path.join('.')) : []);
     const required = new Set(object.required as string[] | undefined);
     const parameters = Object.entries((object.properties ?? {}) as Record<string, JsonSchema>)
-        .map(([name, property]) => named(name, required.has(name), property, dependsOn(name)));
+        .map(([name, property]) => named(name, required.has(name), property));
 
     for (const [pattern, property] of Object.entries((object.patternProperties ?? {}) as Record<string, JsonSchema>)) {
         const name = literalName(pattern);

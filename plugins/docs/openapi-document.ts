@@ -2,8 +2,9 @@ import type { RequestRoute } from '@hapi/hapi';
 
 import type { GatewayConfig, RouteGroup, ScopesPolicy } from '../../gateway/policies/types';
 import { groupOfPath } from '../../gateway/route-groups';
+import type { ErrorCode } from '../../lib/errors';
 import { resourceNames, resources, type ResourceName } from '../../models/resources';
-import { errorSchema } from './error-responses';
+import { errorSchema, routeErrorCodes } from './error-responses';
 import { responseHeaders } from './headers';
 import type { OpenApiDocument } from './openapi-types';
 import { operationOf } from './operation';
@@ -24,7 +25,7 @@ const introduction = [
     'Every request of the family API needs `Authorization: Bearer <API key>`, except reading this reference and the signed file URLs (`/files/{token}`), where the URL is the credential.',
     'A key reaches one family, chosen resources and chosen operations:',
     'each operation names the operation scopes it needs in `x-required-operations`, and so does each query parameter that needs more (`search`, `sort`, `filter[…]`).',
-    'Errors are JSON with a stable `code` (schema `Error`). Rate limits come from the family\'s plan; responses carry the RateLimit headers.',
+    'Errors are JSON with a stable `code` (schema `Error`). Rate limits come from the family\'s plan; every response lists whether it carries the RateLimit headers.',
     'This document is generated when the server starts, from its routes, their validation and the resource declarations.'
 ].join(' ');
 
@@ -65,6 +66,7 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
 
     const paths: OpenApiDocument['paths'] = {};
     const tags = new Set<string>(resourceNames);
+    const answered = new Set<ErrorCode>();
     for (const route of [...routes].sort(byPathThenMethod)) {
         const documented = documentedUnder(route, context.gateway);
         if (!documented) {
@@ -74,6 +76,7 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
         const facts = routeFacts(route, documented.group);
         (paths[facts.path] ??= {})[facts.method] = operationOf(facts, context.scopes);
         facts.tags.forEach((tag) => tags.add(tag));
+        routeErrorCodes(facts).forEach((code) => answered.add(code));
     }
 
     const used = new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((operation) => operation.tags)));
@@ -85,7 +88,7 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
         tags: [...tags].filter((name) => used.has(name)).map((name) => ({ name, ...(name in resources ? { description: resources[name as ResourceName].description } : {}) })),
         paths,
         components: {
-            schemas: { Error: errorSchema, ...recordSchemas() },
+            schemas: { Error: errorSchema(answered), ...recordSchemas() },
             headers: responseHeaders,
             securitySchemes: Object.fromEntries(context.gateway.routeGroups.map((group) => [group.name, authSchemeOf(group).securityScheme]))
         }

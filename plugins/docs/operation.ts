@@ -6,7 +6,7 @@ import type { OperationObject, ParameterObject, RequestBodyObject } from './open
 import type { RouteFacts } from './route-facts';
 import { successResponses } from './success-responses';
 
-/** Descriptions of the list query parameters, for those whose joi schema carries none. */
+/** Descriptions of the list query parameters; the joi schema's own description (and its rules by `format`) follows. */
 const queryParameterTexts: Readonly<Record<string, string>> = {
     format: 'The response format. Errors are JSON whatever format is asked for.',
     search: 'Free text: every word must appear in some searchable field (case-insensitive).',
@@ -19,25 +19,14 @@ const queryParameterTexts: Readonly<Record<string, string>> = {
 function queryParameterText(parameter: NamedSchema): string | undefined {
 
     const filtered = /^filter\[(.+)\]$/.exec(parameter.name)?.[1];
-    if (filtered) {
-        return `Only records whose \`${filtered}\` is exactly this value.${parameter.description ? ` ${parameter.description}` : ''}`;
-    }
-
-    return parameter.description ?? queryParameterTexts[parameter.name];
-}
-
-/** The parameter's description, saying which other parameters change its rules. */
-function describedParameter(parameter: NamedSchema): string | undefined {
-
-    const text = queryParameterText(parameter);
-    const dependsOn = parameter.dependsOn?.map((name) => `\`${name}\``).join(' and ');
-    return dependsOn ? `${text ?? ''} Its rules depend on ${dependsOn}.`.trim() : text;
+    const text = filtered ? `Only records whose \`${filtered}\` is exactly this value.` : queryParameterTexts[parameter.name];
+    return [text, parameter.description].filter(Boolean).join(' ') || undefined;
 }
 
 function queryParameter(parameter: NamedSchema, scopes: ScopesPolicy): ParameterObject {
 
     const operations = parameterOperations(parameter.name, scopes);
-    const description = describedParameter(parameter);
+    const description = queryParameterText(parameter);
     return {
         name: parameter.name,
         in: 'query',

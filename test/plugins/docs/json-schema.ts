@@ -45,18 +45,36 @@ describe('keysOf()', () => {
         expect(() => keysOf(schema, 'GET /x')).to.throw('API reference: GET /x accepts keys matching /^filter\\[.+\\]$/, which cannot be documented as named parameters');
     });
 
-    it('keeps every value a rule on another key may allow, and names that key', () => {
+    it('gives a key whose rules depend on another key its usual rules, and tells the other cases', () => {
 
         const anExport = Joi.string().invalid('json').required();
         const schema = Joi.object({
-            format: Joi.string().valid('json', 'csv'),
-            limit: Joi.number().integer().min(1).when('format', { is: anExport, then: Joi.optional(), otherwise: Joi.number().max(100).default(25) }),
-            cursor: Joi.string().max(1000).when('format', { is: anExport, then: Joi.forbidden() })
+            format: Joi.string().valid('json', 'csv', 'pdf', 'xml'),
+            limit: Joi.number().integer().min(1).when('format', { is: anExport, then: Joi.optional(), otherwise: Joi.number().max(100).default(25) })
+                .when('format', { is: 'xml', then: Joi.number().max(10) }),
+            cursor: Joi.string().max(1000).description('Where to go on.').when('format', { is: anExport, then: Joi.forbidden() })
         });
 
         const [, limit, cursor] = keysOf(schema, 'GET /x');
-        expect(limit).to.equal({ name: 'limit', required: false, dependsOn: ['format'], schema: { type: 'integer', minimum: 1, anyOf: [{}, { type: 'number', default: 25, maximum: 100 }] } });
-        expect(cursor).to.equal({ name: 'cursor', required: false, dependsOn: ['format'], schema: { type: 'string', maxLength: 1000 } });
+        expect(limit).to.equal({
+            name: 'limit',
+            required: false,
+            description: 'When `format` is `csv` or `pdf`: no default and no maximum. When `format` is `xml`: no default and maximum 10.',
+            schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 }
+        });
+        expect(cursor).to.equal({ name: 'cursor', required: false, description: 'Where to go on. When `format` is `csv`, `pdf` or `xml`: not allowed.', schema: { type: 'string', maxLength: 1000 } });
+    });
+
+    it('refuses a key whose rules depend on a key of unknown values, or on anything but one other key', () => {
+
+        const onFreeText = Joi.object({ format: Joi.string(), limit: Joi.number().when('format', { is: 'csv', then: Joi.number().max(5) }) });
+        expect(() => keysOf(onFreeText, 'GET /x')).to.throw('API reference: the rules of "limit" depend on "format", which does not take a known set of values, so they cannot be documented');
+
+        const onTwoKeys = Joi.object({ a: Joi.valid('x'), b: Joi.valid('y'), limit: Joi.number().when('a', { is: 'x', then: Joi.number().max(5) }).when('b', { is: 'y', then: Joi.number().max(6) }) });
+        expect(() => keysOf(onTwoKeys, 'GET /x')).to.throw('API reference: the rules of "limit" depend on something other than one other key\'s value, which cannot be documented');
+
+        const onContext = Joi.object({ limit: Joi.number().when('$plan', { is: 'max', then: Joi.number().max(5) }) });
+        expect(() => keysOf(onContext, 'GET /x')).to.throw('API reference: the rules of "limit" depend on something other than one other key\'s value, which cannot be documented');
     });
 });
 

@@ -9,13 +9,15 @@ import Ajv2020 from 'ajv/dist/2020';
 import Joi from 'joi';
 
 import { gatewayPolicies } from '../../../gateway/policy-chain';
+import { disableApi, suspendFamily } from '../../../lib/accounts/families';
 import { projectRoot } from '../../../lib/config';
 import { resourceNames, resources, fieldNamesWhere, type ResourceName } from '../../../models/resources';
 import { policyErrors } from '../../../plugins/docs/error-codes';
 import { openApiDocument } from '../../../plugins/docs/openapi-document';
 import type { JsonSchema, OpenApiDocument, OperationObject } from '../../../plugins/docs/openapi-types';
+import { defaultPageSize, maxAggregatePerResource, maxPageSize } from '../../../plugins/records/schemas';
 import { editPolicyFile } from '../../helpers/policy-files';
-import { copyPolicies, familyWithKey, testServer } from '../../helpers/server';
+import { copyPolicies, familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { pathOf, sampleFile, upload } from '../files/fixtures';
 import { bodyOf, createBody, creatableResources, dataOf, insertRecord, uploadedResources } from '../records/fixtures';
 
@@ -238,6 +240,105 @@ describe('GET /api/v1/openapi.json', () => {
             expectDocumented(path, method, 401, bodyOf(response));
             expect(operation.responses['401']).to.exist();
         }
+    });
+
+    it('documents the limit of a JSON list and of an export as the server applies them', async () => {
+
+        const family = await familyWithKey(server);
+        for (let i = 0; i <= defaultPageSize; ++i) {
+            await insertRecord(server, family.familyLongId, 'persons');
+        }
+
+        const personRows = (csv: string) => csv.match(new RegExp(`^${resources.persons.idPrefix}_`, 'gm'))?.length;
+        for (const [path, maximum, usual] of [['/api/v1/persons', maxPageSize, defaultPageSize], ['/api/v1/all', maxAggregatePerResource, maxAggregatePerResource]] as const) {
+            const parameter = (name: string) => document.paths[path].get.parameters.find((candidate) => candidate.name === name)!;
+            const limit = parameter('limit');
+            const exports = (parameter('format').schema.enum as string[]).filter((format) => format !== 'json');
+            expect(exports).to.equal(['csv', 'html', 'pdf', 'gedcom']);
+            expect(limit.schema).to.equal({ type: 'integer', minimum: 1, maximum, default: usual });
+            expect(limit.description!).to.endWith('When `format` is `csv`, `html`, `pdf` or `gedcom`: no default and no maximum.');
+
+            // A JSON list, with or without format=json, takes what the schema says and nothing more.
+            for (const json of ['', 'format=json&']) {
+                expect(ajv.validate(limit.schema, maximum)).to.be.true();
+                expect((await family.inject('GET', `${path}?${json}limit=${maximum}`)).statusCode).to.equal(200);
+                expect(ajv.validate(limit.schema, maximum + 1)).to.be.false();
+                expectDocumented(path, 'get', 400, bodyOf(await family.inject('GET', `${path}?${json}limit=${maximum + 1}`)));
+            }
+
+            for (const format of exports) {
+                const exported = await family.inject('GET', `${path}?format=${format}&limit=${maximum + 1}`);
+                expect(exported.statusCode, `${path} ${format}`).to.equal(200);
+            }
+        }
+
+        const page = bodyOf(await family.inject('GET', '/api/v1/persons'));
+        expect(page.data.length).to.equal(defaultPageSize);
+        expect(page.meta.next_cursor).to.be.a.string();
+        expect(personRows((await family.inject('GET', '/api/v1/persons?format=csv')).payload)).to.equal(defaultPageSize + 1);
+
+        expect(document.paths['/api/v1/persons'].get.parameters.find((candidate) => candidate.name === 'cursor')!.description!).to.endWith('When `format` is `csv`, `html`, `pdf` or `gedcom`: not allowed.');
+        expectDocumented('/api/v1/persons', 'get', 400, bodyOf(await family.inject('GET', `/api/v1/persons?format=csv&cursor=${encodeURIComponent(page.meta.next_cursor)}`)));
+    });
+
+    it('says which responses carry the RateLimit headers, as the server sends them', async () => {
+
+        /** Whether the document says this status and code come with the RateLimit headers. */
+        const documentedWithHeaders = (path: string, status: number, code?: string) => {
+
+            const response = document.paths[path].get.responses[String(status)];
+            const only = /Only (.+) carry the RateLimit headers/.exec(response.description)?.[1];
+            return 'RateLimit' in (response.headers ?? {}) && (only === undefined || only.includes(`\`${code}\``));
+        };
+
+        const { accounts } = server.app.services;
+        const family = await familyWithKey(server);
+        const suspended = await familyWithKey(server);
+        await suspendFamily(accounts, suspended.familyLongId, 'Unusual traffic', 'test');
+        const disabled = await familyWithKey(server);
+        await disableApi(accounts, disabled.familyLongId);
+        const requests: [FamilyFixture, string, string, string | undefined][] = [
+            [family, '/api/v1/persons', '/api/v1/persons', undefined],
+            [family, '/api/v1/persons?sort=notes', '/api/v1/persons', 'invalid_request'],
+            [family, '/api/v1/persons/per_x', '/api/v1/persons/{id}', 'not_found'],
+            [await familyWithKey(server, { plan: 'lite' }), '/api/v1/persons', '/api/v1/persons', 'plan_not_eligible'],
+            [disabled, '/api/v1/persons', '/api/v1/persons', 'api_not_enabled'],
+            [suspended, '/api/v1/persons', '/api/v1/persons', 'family_suspended'],
+            [await familyWithKey(server, { keyResources: ['trees'] }), '/api/v1/persons', '/api/v1/persons', 'resource_scope'],
+            [await familyWithKey(server, { operations: ['read'] }), '/api/v1/persons?search=x', '/api/v1/persons', 'operation_scope']
+        ];
+
+        const sent: Record<string, boolean> = {};
+        for (const [client, url, path, code] of requests) {
+            const response = await client.inject('GET', url);
+            expect(bodyOf(response).code, url).to.equal(code);
+            sent[code ?? 'ok'] = response.headers.ratelimit !== undefined;
+            expect(sent[code ?? 'ok'], `${url}: ${code}`).to.equal(documentedWithHeaders(path, response.statusCode, code));
+        }
+
+        const unauthenticated = await server.inject('/api/v1/persons');
+        expect(unauthenticated.headers.ratelimit).to.not.exist();
+        expect(documentedWithHeaders('/api/v1/persons', unauthenticated.statusCode, 'invalid_key')).to.be.false();
+        expect(sent).to.equal({ ok: true, invalid_request: true, not_found: true, plan_not_eligible: false, api_not_enabled: false, family_suspended: false, resource_scope: true, operation_scope: true });
+    });
+
+    it('lists the error codes the documented routes can answer, and no other', async () => {
+
+        const error = document.components.schemas.Error;
+        const codes = (error.properties as any).code.enum as string[];
+        const answered = documentedOperations(document).flatMap(([, , operation]) => Object.values(operation.responses)
+            .flatMap((response) => (response.content?.['application/json']?.schema as any)?.allOf?.[1].properties.code.enum ?? []));
+
+        // Any route may fail unexpectedly; no route lists that.
+        expect([...codes].sort()).to.equal([...new Set([...answered, 'internal_error'])].sort());
+        expect(codes).to.not.include(['method_not_allowed', 'unauthorized', 'forbidden', 'conflict']);
+        expect(Object.keys((error.properties as any).code['x-enumDescriptions'])).to.equal(codes);
+
+        // A method a path does not take is not a 405.
+        const family = await familyWithKey(server);
+        const wrongMethod = await family.inject('PUT', '/api/v1/persons', {});
+        expect(bodyOf(wrongMethod)).to.include({ statusCode: 404, code: 'not_found' });
+        expect(error.description).to.contain('a method a path does not take, is 404 `not_found`');
     });
 
     it('describes the bodies the API really sends', async () => {

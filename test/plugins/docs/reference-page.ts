@@ -83,6 +83,19 @@ describe('GET /docs', () => {
         expect(unchanged.statusCode).to.equal(304);
     });
 
+    it('shows a JSON list\'s limit and how exports differ, which errors carry the RateLimit headers, and only the API\'s error codes', async () => {
+
+        const page = (await server.inject('/docs')).payload;
+        expect(page).to.contain('<tr><td><code>limit</code></td><td>query</td><td>integer <span class="muted">(≥ 1; ≤ 100; default 25)</span></td>');
+        expect(page).to.contain('When <code>format</code> is <code>csv</code>, <code>html</code>, <code>pdf</code> or <code>gedcom</code>: no default and no maximum.');
+        expect(page).to.not.contain('nothing more');
+        expect(page).to.contain('Only <code>resource_scope</code> and <code>operation_scope</code> carry the RateLimit headers: the others refuse the request before the rate limit counts it.');
+        expect(page).to.contain('<tr><td><code>internal_error</code></td>');
+        for (const code of ['method_not_allowed', 'unauthorized', 'forbidden', 'conflict']) {
+            expect(page).to.not.contain(`<code>${code}</code>`);
+        }
+    });
+
     it('escapes every value it shows', () => {
 
         const page = referencePage(hostileDocument(document), '/api/v1/openapi.json?x="><script>');
