@@ -45,6 +45,16 @@ function validationFailed(_request: Request, _h: ResponseToolkit, error?: Error)
     throw apiError(400, 'invalid_request', error?.message ?? 'Invalid request.');
 }
 
+/** hapi's 415 says only "Unsupported Media Type": name the type the route takes instead. */
+function sayWhichMediaType(request: Request, error: Boom.Boom): void {
+
+    const allowed = request.route.settings.payload?.allow;
+    if (error.output.statusCode === 415 && error.output.payload.message === 'Unsupported Media Type' && allowed) {
+        const types = [allowed].flat().join(' or ');
+        error.output.payload.message = `This route takes bodies of type ${types}: send one with Content-Type: ${[allowed].flat()[0]}.`;
+    }
+}
+
 /** Every error response carries a stable code; unexpected ones are logged and never leak details. */
 function errorCodes(log: Log) {
 
@@ -56,6 +66,7 @@ function errorCodes(log: Log) {
                 log(['request', 'error'], `${request.method.toUpperCase()} ${request.path}: ${response.stack ?? response.message}`);
             }
 
+            sayWhichMediaType(request, response);
             withErrorCode(response);
         }
 

@@ -98,7 +98,7 @@ describe('records API v1: validation', () => {
 
             const asText = { 'content-type': 'text/plain' };
             const asForm = { 'content-type': 'application/x-www-form-urlencoded' };
-            expectError(await family.inject('POST', '/api/v1/persons', 'first_name=Ada&last_name=King', asForm), 415, 'unsupported_media_type');
+            expectError(await family.inject('POST', '/api/v1/persons', 'first_name=Ada&last_name=King', asForm), 415, 'unsupported_media_type', 'This route takes bodies of type application/json: send one with Content-Type: application/json.');
             expectError(await family.inject('POST', '/api/v1/persons', JSON.stringify(createBody('persons')), asText), 415, 'unsupported_media_type');
             expectError(await family.inject('PATCH', `/api/v1/persons/${personId}`, '{"first_name":"Ada"}', asText), 415, 'unsupported_media_type');
         });
