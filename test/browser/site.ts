@@ -74,6 +74,17 @@ describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () =
         await page.click('button:has-text("Sign in")');
     }
 
+    /** A manager of a new family on the Family plan, signed in on a page of their own, at their start page. */
+    async function signedInManager(familyName: string) {
+
+        const family = await createFamily(server.app.services.accounts, { name: familyName, plan: 'family' });
+        const manager = await siteAccount(server, { role: 'manager', familyLongId: family.family_long_id });
+        const page = await newPage();
+        await signIn(page, manager.email, manager.password);
+        await page.waitForURL(`${base}/manage/apis`);
+        return { manager, page };
+    }
+
     const api = (key: string) => fetch(`${base}/api/v1/persons`, { headers: { authorization: `Bearer ${key}` } });
 
     it('lets a manager enable the API, create a key, read it once, use it, and revoke it', async () => {
@@ -128,11 +139,7 @@ describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () =
 
     it('signs in with a TOTP code after enrolling with the QR code page', async () => {
 
-        const family = await createFamily(server.app.services.accounts, { name: 'Two-factor family', plan: 'family' });
-        const manager = await siteAccount(server, { role: 'manager', familyLongId: family.family_long_id });
-        const page = await newPage();
-        await signIn(page, manager.email, manager.password);
-        await page.waitForURL(`${base}/manage/apis`);
+        const { manager, page } = await signedInManager('Two-factor family');
 
         await page.click(`a:has-text("${manager.email}")`);
         await page.click('button:has-text("Set up two-factor sign-in")');
@@ -159,11 +166,7 @@ describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () =
 
     it('keeps a signed-in manager on this site when a link hides another site behind a tab in next', async () => {
 
-        const family = await createFamily(server.app.services.accounts, { name: 'Redirect family', plan: 'family' });
-        const manager = await siteAccount(server, { role: 'manager', familyLongId: family.family_long_id });
-        const page = await newPage();
-        await signIn(page, manager.email, manager.password);
-        await page.waitForURL(`${base}/manage/apis`);
+        const { manager, page } = await signedInManager('Redirect family');
 
         // Chromium drops the tab: `/<tab>/evil.example` would be `//evil.example`.
         const hosts: string[] = [];
@@ -176,11 +179,7 @@ describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () =
 
     it('brings a manager whose session ended back to the form they sent, after signing in again', async () => {
 
-        const family = await createFamily(server.app.services.accounts, { name: 'Expired family', plan: 'family' });
-        const manager = await siteAccount(server, { role: 'manager', familyLongId: family.family_long_id });
-        const page = await newPage();
-        await signIn(page, manager.email, manager.password);
-        await page.waitForURL(`${base}/manage/apis`);
+        const { manager, page } = await signedInManager('Expired family');
         await page.check('input[name="resources"][value="persons"]');
         await page.click('button:has-text("Turn on API access")');
         await page.waitForSelector('text=API access is on.');

@@ -11,6 +11,16 @@ import { cliEnvironment, runCli } from './run';
 export const lab = Lab.script();
 const { describe, it } = lab;
 
+/** A copy of the shipped gateway.yaml with `from` changed to `to`; its path. */
+function editedGatewayConfig(from: string, to: string): string {
+
+    const gatewayConfig = Path.join(copyPolicies(), 'gateway.yaml');
+    const text = Fs.readFileSync(Path.join(projectRoot, 'gateway', 'gateway.yaml'), 'utf8');
+    expect(text).to.include(from);
+    Fs.writeFileSync(gatewayConfig, text.replace(from, to));
+    return gatewayConfig;
+}
+
 describe('family-records policy check', () => {
 
     // No DATA_DIR nor DATABASE_URL on purpose: the check never touches a database.
@@ -42,10 +52,7 @@ describe('family-records policy check', () => {
 
     it('fails on a gateway config naming an unknown policy', async () => {
 
-        const gatewayConfig = Path.join(copyPolicies(), 'gateway.yaml');
-        const text = Fs.readFileSync(Path.join(projectRoot, 'gateway', 'gateway.yaml'), 'utf8');
-        expect(text).to.include('name: rate-limit');
-        Fs.writeFileSync(gatewayConfig, text.replace('name: rate-limit', 'name: rate-limiter'));
+        const gatewayConfig = editedGatewayConfig('name: rate-limit', 'name: rate-limiter');
 
         const outcome = await runCli(['policy', 'check'], cliEnvironment({ GATEWAY_CONFIG: gatewayConfig }));
 
@@ -56,10 +63,7 @@ describe('family-records policy check', () => {
 
     it('fails on a gateway config naming an auth scheme the gateway does not implement, as start-up would', async () => {
 
-        const gatewayConfig = Path.join(copyPolicies(), 'gateway.yaml');
-        const text = Fs.readFileSync(Path.join(projectRoot, 'gateway', 'gateway.yaml'), 'utf8');
-        expect(text).to.include('scheme: api-key');
-        Fs.writeFileSync(gatewayConfig, text.replace('scheme: api-key', 'scheme: apikey'));
+        const gatewayConfig = editedGatewayConfig('scheme: api-key', 'scheme: apikey');
 
         const outcome = await runCli(['policy', 'check'], cliEnvironment({ GATEWAY_CONFIG: gatewayConfig }));
 
