@@ -259,6 +259,7 @@ describe('family-records CLI', () => {
 
             expect(outcome.exitCode).to.equal(0);
             expect(outcome.stdout).to.startWith('Database is up to date: ');
+            expect(await runCliJson(['migrate'], env)).to.include({ up_to_date: true });
         });
     });
 });

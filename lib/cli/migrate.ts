@@ -1,4 +1,5 @@
 import { command } from './command';
+import { jsonOption, printResult } from './output';
 import { withServices } from './services';
 
 /** The database named by a URL, without its password. */
@@ -14,13 +15,13 @@ function describeDatabase(databaseUrl: string): string {
 }
 
 export const migrateCommand = command({
-    usage: 'migrate',
+    usage: 'migrate [--json]',
     description: 'Brings the database schema up to date (every start does this too).',
-    options: {},
-    async run() {
+    options: jsonOption,
+    async run({ values }) {
 
         // Opening a deployment migrates; nothing more to do.
-        const databaseUrl = await withServices(async ({ config }) => config.databaseUrl);
-        process.stdout.write(`Database is up to date: ${describeDatabase(databaseUrl)}\n`);
+        const database = describeDatabase(await withServices(async ({ config }) => config.databaseUrl));
+        printResult(values.json, { database, up_to_date: true }, () => [`Database is up to date: ${database}`]);
     }
 });

@@ -6,7 +6,7 @@ import { expect } from '@hapi/code';
 
 import { projectRoot } from '../../lib/config';
 import { copyPolicies } from '../helpers/server';
-import { cliEnvironment, runCli } from './run';
+import { cliEnvironment, runCli, runCliJson } from './run';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
@@ -33,6 +33,13 @@ describe('family-records policy check', () => {
         expect(outcome.stdout).to.include(`policies OK: ${Path.join(projectRoot, 'policies')} (plans: lite, family, max, lifetime)`);
         expect(outcome.stdout).to.include(`gateway OK: ${Path.join(projectRoot, 'gateway', 'gateway.yaml')}`);
         expect(outcome.stderr).to.equal('');
+
+        expect(await runCliJson(['policy', 'check'], cliEnvironment({}))).to.equal({
+            policies_dir: Path.join(projectRoot, 'policies'),
+            plans: ['lite', 'family', 'max', 'lifetime'],
+            gateway_config: Path.join(projectRoot, 'gateway', 'gateway.yaml'),
+            route_groups: ['family-api']
+        });
     });
 
     it('fails naming the file and path of a broken policy', async () => {
