@@ -1,5 +1,7 @@
 import Fs from 'fs';
+import { performance } from 'perf_hooks';
 import { Readable } from 'stream';
+import { setImmediate as nextTurn } from 'timers/promises';
 
 import PDFDocument from 'pdfkit';
 
@@ -10,6 +12,12 @@ import type { ExportDocument, Renderer } from './types';
 const margin = 36;
 const roomForASection = 120;
 const fonts: TableFonts = { regular: 'body', bold: 'body-bold' };
+/**
+ * Drawing takes about a millisecond a row, and rows of a batch already read arrive without a
+ * turn of the event loop: a long export would hold every other request of every family for
+ * seconds. It hands the loop back after this long.
+ */
+const sliceMs = 10;
 
 /** DejaVu Sans covers Latin with every accent (and Greek and Cyrillic); pdfkit's built-in fonts stop at WinAnsi. */
 let fontFiles: { regular: Buffer; bold: Buffer } | undefined;
@@ -87,10 +95,15 @@ async function* pdfBytes(document: ExportDocument): AsyncGenerator<Buffer> {
         const table = new PdfTable(doc, section.resource, fonts, newPage);
         table.start();
         let rows = 0;
+        let sliceStart = performance.now();
         for await (const record of section.rows) {
             table.addRow(record);
             rows += 1;
             yield* produced.splice(0);
+            if (performance.now() - sliceStart > sliceMs) {
+                await nextTurn();
+                sliceStart = performance.now();
+            }
         }
 
         if (rows === 0) {
