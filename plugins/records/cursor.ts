@@ -1,3 +1,4 @@
+import { isApiTimestamp } from '../../lib/api-timestamp';
 import { apiError } from '../../lib/errors';
 import type { ResourceDeclaration } from '../../models/resources';
 import { isUnstorableText } from '../../lib/storable-text';
@@ -12,22 +13,6 @@ export interface Cursor {
 
 /** System fields holding a moment in time: their sort values are ISO timestamps, compared as dates. */
 export const timestampFields = new Set(['created_at', 'updated_at']);
-
-const isoTimestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/**
- * A moment as the API writes it. Date.parse() takes 30 February or year 0000, which PostgreSQL's
- * timestamptz refuses with an error: the text must be the moment's own ISO text, in years 1 to 9999.
- */
-function isApiTimestamp(value: unknown): boolean {
-
-    if (typeof value !== 'string' || !isoTimestamp.test(value) || value.startsWith('0000')) {
-        return false;
-    }
-
-    const moment = Date.parse(value);
-    return !Number.isNaN(moment) && new Date(moment).toISOString() === value;
-}
 
 /** A sort value of another kind than the field holds would make the database compare unlike types (a 500 on PostgreSQL). */
 function fitsSortField(resource: ResourceDeclaration, sort: string, value: unknown): boolean {

@@ -1,5 +1,6 @@
 import { Op } from 'sequelize';
 
+import { isApiTimestamp } from '../../lib/api-timestamp';
 import { ServiceError } from '../../lib/errors';
 import { randomBase62, recordId, recordIdPattern } from '../../lib/ids';
 import type { WebhookAttempt } from '../../models/webhook-attempt';
@@ -31,7 +32,7 @@ function decodeCursor(cursor: string): [Date, string] {
 
     try {
         const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, string];
-        if (typeof id === 'string' && deliveryIdPattern.test(id) && typeof at === 'string' && /^[1-9]\d{3}-/.test(at) && new Date(at).toISOString() === at) {
+        if (typeof id === 'string' && deliveryIdPattern.test(id) && isApiTimestamp(at)) {
             return [new Date(at), id];
         }
     }
