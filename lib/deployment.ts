@@ -50,8 +50,8 @@ function sayWhichMediaType(request: Request, error: Boom.Boom): void {
 
     const allowed = request.route.settings.payload?.allow;
     if (error.output.statusCode === 415 && error.output.payload.message === 'Unsupported Media Type' && allowed) {
-        const types = [allowed].flat().join(' or ');
-        error.output.payload.message = `This route takes bodies of type ${types}: send one with Content-Type: ${[allowed].flat()[0]}.`;
+        const types = [allowed].flat();
+        error.output.payload.message = `This route takes bodies of type ${types.join(' or ')}: send one with Content-Type: ${types[0]}.`;
     }
 }
 

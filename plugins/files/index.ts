@@ -89,8 +89,9 @@ export const filesPlugin: Plugin<FilesOptions> = {
         // reload sets the new limit on the upload routes' settings: a raised plan limit needs no restart.
         const followPlans = () => {
 
+            const maxBytes = maxUploadBodyBytes(context);
             for (const name of fileResourceNames) {
-                server.lookup(uploadRouteId(name))!.settings.payload!.maxBytes = maxUploadBodyBytes(context);
+                server.lookup(uploadRouteId(name))!.settings.payload!.maxBytes = maxBytes;
             }
         };
 
