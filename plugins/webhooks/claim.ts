@@ -2,6 +2,7 @@ import { QueryTypes } from 'sequelize';
 
 import { randomBase62 } from '../../lib/ids';
 import type { WebhooksContext } from './context';
+import { familyDeliversSql, plansWithWebhooks } from './family-gate';
 
 /** A delivery a worker holds: what an attempt needs, and the token its result is written under. */
 export interface ClaimedDelivery {
@@ -18,12 +19,12 @@ export interface ClaimedDelivery {
 const columns = 'id, endpoint_id, family_long_id, event_type, payload, attempts, lock_token';
 
 // Due, not held by a live claim, of an active endpoint, of a family whose changes flow out
-// (API on, not suspended, a plan with webhooks: a retry queued before a suspension waits for
-// its end, as fan-out queues nothing meanwhile); oldest due first.
+// (family-gate.ts: a retry queued before a suspension waits for its end, as fan-out queues
+// nothing meanwhile); oldest due first.
 const due = `
     SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN families f ON f.family_long_id = d.family_long_id
     WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND (d.locked_until IS NULL OR d.locked_until < :now) AND e.active = :active
-        AND f.api_enabled = :active AND f.api_suspended_at IS NULL AND f.plan IN (:plans)
+        AND ${familyDeliversSql}
     ORDER BY d.next_attempt_at LIMIT :limit`;
 
 /*
@@ -40,16 +41,10 @@ const claimSql = {
         WHERE id IN (${due}) RETURNING ${columns}`
 };
 
-/** The plans whose families may have webhooks. */
-function plansWithWebhooks(context: WebhooksContext): string[] {
-
-    return [...context.policyStore.current().plans].filter(([, plan]) => plan.webhook_endpoints).map(([name]) => name);
-}
-
 /** Claims up to `limit` due deliveries for one attempt each, under a lease of the policy's length. */
 export async function claimDue(context: WebhooksContext, limit: number): Promise<ClaimedDelivery[]> {
 
-    const plans = plansWithWebhooks(context);
+    const plans = plansWithWebhooks(context.policyStore.current());
     if (plans.length === 0) {
         return [];
     }

@@ -8,7 +8,8 @@ import type { WebhookDelivery } from '../../models/webhook-delivery';
 import { attemptDelivery, type AttemptOutcome } from './attempt';
 import { claimOne } from './claim';
 import type { WebhooksContext } from './context';
-import { findEndpoint } from './endpoints';
+import { findEndpoint, findFamily } from './endpoints';
+import { assertDeliveriesFlow } from './family-gate';
 import { pingPayload } from './payload';
 import { recordOutcomes } from './record';
 
@@ -82,13 +83,21 @@ export interface ImmediateAttempt {
     delivery: WebhookDelivery;
 }
 
+/** The endpoint of a manual attempt, which goes out only while the family's deliveries flow (family-gate.ts). */
+async function endpointToAttempt(context: WebhooksContext, familyLongId: string, endpointId: string) {
+
+    const endpoint = await findEndpoint(context, familyLongId, endpointId);
+    assertDeliveriesFlow(context.policyStore.current(), await findFamily(context, familyLongId));
+    return endpoint;
+}
+
 /**
  * Sends one delivery again now, with the same delivery id, and reports how it went. It
  * changes the delivery's status only when it succeeds; it schedules no retries of its own.
  */
 export async function redeliver(context: WebhooksContext, familyLongId: string, endpointId: string, deliveryId: string): Promise<ImmediateAttempt> {
 
-    const endpoint = await findEndpoint(context, familyLongId, endpointId);
+    const endpoint = await endpointToAttempt(context, familyLongId, endpointId);
     await getDelivery(context, familyLongId, endpointId, deliveryId);
     const claimed = await claimOne(context, endpointId, deliveryId);
     if (!claimed) {
@@ -101,12 +110,13 @@ export async function redeliver(context: WebhooksContext, familyLongId: string, 
 }
 
 /**
- * A test delivery (`ping` event) sent now, whether the endpoint is active or not, and its
- * outcome; it is logged with the endpoint's deliveries and never retried.
+ * A test delivery (`ping` event) sent now, whether the endpoint is active or not (but not
+ * while the family's deliveries are held back), and its outcome; it is logged with the
+ * endpoint's deliveries and never retried.
  */
 export async function ping(context: WebhooksContext, familyLongId: string, endpointId: string): Promise<ImmediateAttempt> {
 
-    const endpoint = await findEndpoint(context, familyLongId, endpointId);
+    const endpoint = await endpointToAttempt(context, familyLongId, endpointId);
     const payload = pingPayload(familyLongId, endpoint.id, new Date());
     const delivery = await context.models.WebhookDelivery.create({
         id: recordId('whd'),

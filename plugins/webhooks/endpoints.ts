@@ -23,7 +23,7 @@ export interface EndpointWithSecret {
 
 const maxDescriptionLength = 500;
 
-async function findFamily(context: WebhooksContext, familyLongId: string, transaction?: Transaction): Promise<Family> {
+export async function findFamily(context: WebhooksContext, familyLongId: string, transaction?: Transaction): Promise<Family> {
 
     const family = await context.models.Family.findByPk(familyLongId, { transaction, lock: transaction?.LOCK.UPDATE });
     if (!family) {

@@ -5,6 +5,7 @@ import type { ChangeEvent } from '../../models/change-event';
 import type { Family } from '../../models/family';
 import type { WebhookEndpoint } from '../../models/webhook-endpoint';
 import type { WebhooksContext } from './context';
+import { heldBack } from './family-gate';
 import { eventPayload } from './payload';
 
 /*
@@ -46,11 +47,10 @@ async function readState(context: WebhooksContext, transaction: Transaction): Pr
     return row ? JSON.parse(row.value) as FanOutState : initialState(context, transaction);
 }
 
-/** Whether the family's changes flow out at all: API on, not suspended, a plan with webhooks, the resource exposed. */
+/** Whether the family's changes of `resource` flow out: deliveries not held back (family-gate.ts), the resource exposed. */
 function familyDelivers(context: WebhooksContext, family: Family | undefined, resource: string): boolean {
 
-    const plan = family && context.policyStore.current().plans.get(family.plan);
-    return Boolean(family && plan?.webhook_endpoints && family.api_enabled && !family.api_suspended_at && family.api_resources.includes(resource));
+    return Boolean(family && !heldBack(context.policyStore.current(), family) && family.api_resources.includes(resource));
 }
 
 /** The delivery rows for `events`. */

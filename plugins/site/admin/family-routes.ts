@@ -113,7 +113,15 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
                 async handler(request, h) {
 
                     const { id, endpointId } = request.params as { id: string; endpointId: string };
-                    const { outcome } = await found(webhookServices(request).ping(id, endpointId));
+                    let outcome;
+                    try {
+                        ({ outcome } = await webhookServices(request).ping(id, endpointId));
+                    }
+                    catch (error) {
+                        const refusal = refusalOf(error);
+                        return familyPage(request, h, { error: refusal.message }, refusal.statusCode);
+                    }
+
                     await audit(models, request, { action: 'webhook.test', familyLongId: id, target: endpointId, detail: outcome.delivered ? `delivered (${outcome.result.statusCode}), by a super-admin` : `failed: ${outcome.result.error ?? outcome.result.statusCode}, by a super-admin` });
                     return familyPage(request, h, { webhookTest: { endpointId, ...attemptResult(outcome) } });
                 }

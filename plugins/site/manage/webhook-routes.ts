@@ -48,6 +48,13 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
         return h.view('webhook', { title: 'Webhook endpoint', endpoint: endpointRow(endpoint), deliveries: await deliveryRows(models, deliveries), ...extra }).code(statusCode);
     }
 
+    /** The endpoint's page again, saying why a service refused what the manager asked. */
+    function refusedPage(request: Request, h: ResponseToolkit, error: unknown) {
+
+        const refusal = refusalOf(error);
+        return endpointPage(request, h, { error: refusal.message }, refusal.statusCode);
+    }
+
     /** Runs a change of the endpoint, audits it and goes back to its page (or the overview) with a notice. */
     const change = (action: 'disable' | 'enable' | 'delete', run: (request: Request) => Promise<unknown>): ServerRoute['options'] => ({
         auth: managerPage,
@@ -58,7 +65,7 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
                 await run(request);
             }
             catch (error) {
-                return endpointPage(request, h, { error: refusalOf(error).message }, 422);
+                return refusedPage(request, h, error);
             }
 
             await audit(models, request, { action: `webhook.${action}`, familyLongId: ownFamilyId(request), target: request.params.id as string });
@@ -109,7 +116,14 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
                 validate: endpointId,
                 async handler(request, h) {
 
-                    const { outcome } = await found(webhookServices(request).ping(ownFamilyId(request), request.params.id as string));
+                    let outcome;
+                    try {
+                        ({ outcome } = await webhookServices(request).ping(ownFamilyId(request), request.params.id as string));
+                    }
+                    catch (error) {
+                        return refusedPage(request, h, error);
+                    }
+
                     await audit(models, request, { action: 'webhook.test', familyLongId: ownFamilyId(request), target: request.params.id as string, detail: outcome.delivered ? `delivered (${outcome.result.statusCode})` : `failed: ${outcome.result.error ?? outcome.result.statusCode}` });
                     return endpointPage(request, h, { testResult: attemptResult(outcome) });
                 }
@@ -171,7 +185,7 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
                         ({ outcome } = await webhookServices(request).redeliver(ownFamilyId(request), id, deliveryId));
                     }
                     catch (error) {
-                        return endpointPage(request, h, { error: refusalOf(error).message }, 409);
+                        return refusedPage(request, h, error);
                     }
 
                     await audit(models, request, { action: 'webhook.redeliver', familyLongId: ownFamilyId(request), target: deliveryId, detail: outcome.delivered ? 'delivered' : `failed: ${outcome.result.error ?? outcome.result.statusCode}` });

@@ -2,6 +2,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
+import { suspendFamily } from '../../../lib/accounts/families';
 import { familyWithKey } from '../../helpers/server';
 import { TestReceiver } from '../webhooks/helpers/receiver';
 import { webhooksServer } from '../webhooks/helpers/setup';
@@ -138,5 +139,28 @@ describe('Manage > APIs & Connectors: webhooks', () => {
 
         const wrongFamily = await familyWithKey(server);
         expect((await admin.post(`/admin/apis/families/${wrongFamily.familyLongId}/webhooks/${endpoint.id}/test`)).statusCode).to.equal(404);
+    });
+
+    it('says why nothing is sent while the family is suspended, to its manager and to a super-admin', async () => {
+
+        const { family, client, endpoint } = await managerWithEndpoint();
+        const delivered = await client.post(`/manage/apis/webhooks/${endpoint.id}/test`);
+        const deliveryId = /deliveries\/(whd_[0-9A-Za-z]+)\/redeliver/.exec(delivered.payload)![1];
+        await suspendFamily(server.app.services.accounts, family.familyLongId, 'Unusual traffic', 'test');
+        const admin = await signedIn(server, { role: 'super-admin' });
+        const before = receiver.received.length;
+
+        for (const refused of [
+            await client.post(`/manage/apis/webhooks/${endpoint.id}/test`),
+            await client.post(`/manage/apis/webhooks/${endpoint.id}/deliveries/${deliveryId}/redeliver`),
+            await admin.post(`/admin/apis/families/${family.familyLongId}/webhooks/${endpoint.id}/test`)
+        ]) {
+            expect(refused.statusCode).to.equal(403);
+            expect(refused.payload).to.match(/role="alert">The family(&#x27;|')s API is suspended: its webhooks send nothing/);
+        }
+
+        expect(receiver.received.length).to.equal(before);
+        const actions = (await server.app.services.models.AuditEvent.findAll({ where: { family_long_id: family.familyLongId } })).map((event) => event.action);
+        expect(actions.filter((action) => action === 'webhook.test')).to.have.length(1);
     });
 });

@@ -2,6 +2,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
 
+import { changePlan, disableApi, enableApi, suspendFamily, unsuspendFamily } from '../../../lib/accounts/families';
 import { familyWithKey } from '../../helpers/server';
 import { signedIn, type SiteClient } from '../site/client';
 import type { TestReceiver } from './helpers/receiver';
@@ -102,6 +103,38 @@ describe('/manage/webhooks JSON routes', () => {
 
         const detail = (await json(client, 'GET', `/manage/webhooks/${endpoint.id}/deliveries/${delivery.id}`)).result as any;
         expect(detail.data.attempt_log.map((attempt: any) => [attempt.attempt, attempt.trigger, attempt.status_code])).to.equal([[1, 'queue', 204], [2, 'redeliver', 204]]);
+    });
+
+    it('sends no test event or redelivery while the family\'s deliveries are held back', async () => {
+
+        const { family, client } = await manager();
+        const { accounts } = server.app.services;
+        const endpoint = (await json(client, 'POST', '/manage/webhooks', { url: receiver.url(), resources: ['persons'] }) as any).result.data;
+        const delivered = (await json(client, 'POST', `/manage/webhooks/${endpoint.id}/ping`) as any).result.data.delivery;
+        const sentBefore = receiver.received.length;
+
+        const refusals = async () => [
+            await json(client, 'POST', `/manage/webhooks/${endpoint.id}/ping`),
+            await json(client, 'POST', `/manage/webhooks/${endpoint.id}/deliveries/${delivered.id}/redeliver`)
+        ].map((response) => [response.statusCode, (response.result as any).code]);
+
+        await suspendFamily(accounts, family.familyLongId, 'Unusual traffic', 'test');
+        expect(await refusals()).to.equal([[403, 'family_suspended'], [403, 'family_suspended']]);
+        await unsuspendFamily(accounts, family.familyLongId);
+
+        await disableApi(accounts, family.familyLongId);
+        expect(await refusals()).to.equal([[403, 'api_not_enabled'], [403, 'api_not_enabled']]);
+        await enableApi(accounts, family.familyLongId, ['persons']);
+
+        await changePlan(accounts, family.familyLongId, 'lite');
+        expect(await refusals()).to.equal([[403, 'plan_not_eligible'], [403, 'plan_not_eligible']]);
+        await changePlan(accounts, family.familyLongId, 'family');
+
+        expect(receiver.received.length).to.equal(sentBefore);
+        const deliveries = (await json(client, 'GET', `/manage/webhooks/${endpoint.id}/deliveries`)).result as any;
+        expect(deliveries.data.map((delivery: any) => [delivery.id, delivery.attempts])).to.equal([[delivered.id, 1]]);
+
+        expect((await json(client, 'POST', `/manage/webhooks/${endpoint.id}/ping`)).statusCode).to.equal(200);
     });
 
     it('answers in the API\'s error contract', async () => {
