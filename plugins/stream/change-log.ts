@@ -12,8 +12,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export interface ResumePoint {
     /** The last event id the stream counts as sent. */
     position: number;
-    /** Set when events after Last-Event-ID may be gone: the client must re-fetch. */
-    reset?: { reason: 'expired' | 'unknown'; message: string };
+    /** Set when events after Last-Event-ID may be gone: the client must re-fetch, then carry on from `id`. */
+    reset?: { reason: 'expired' | 'unknown'; message: string; id: number };
 }
 
 /** What a stream reads from the change log (the change_events table), the source of truth. */
@@ -38,13 +38,20 @@ export class ChangeLogReader {
 
         const newest = Number(await this.models.ChangeEvent.max('id') ?? 0);
         const oldest = Number(await this.models.ChangeEvent.min('id') ?? newest + 1);
+        /*
+         * After a reset the stream goes on from the family's latest event, as a new stream does, not from the
+         * newest of all: on PostgreSQL a write of this family may hold an id below the newest, drawn but not yet
+         * committed, and the stream must still send it. The reset's own id is the newest of all, which a
+         * reconnection can resume after even once the family's older events are gone.
+         */
+        const reset = async (reason: 'expired' | 'unknown', message: string): Promise<ResumePoint> => ({ position: await this.latest(familyLongId), reset: { reason, message, id: newest } });
         if (lastEventId > newest) {
-            return { position: newest, reset: { reason: 'unknown', message: `Event ${lastEventId} is not in the change log (is it from another deployment?): re-fetch the resources, then carry on from this event.` } };
+            return reset('unknown', `Event ${lastEventId} is not in the change log (is it from another deployment?): re-fetch the resources, then carry on from this event.`);
         }
 
-        const expired = { position: newest, reset: { reason: 'expired', message: `Events after ${lastEventId} are past the ${retentionDays}-day retention window: re-fetch the resources, then carry on from this event.` } } as const;
+        const expired = () => reset('expired', `Events after ${lastEventId} are past the ${retentionDays}-day retention window: re-fetch the resources, then carry on from this event.`);
         if (oldest > lastEventId + 1) {
-            return expired;
+            return expired();
         }
 
         const firstMissed = await this.models.ChangeEvent.findOne({
@@ -53,7 +60,7 @@ export class ChangeLogReader {
             order: [['id', 'ASC']]
         });
 
-        return firstMissed && firstMissed.occurred_at.getTime() < Date.now() - retentionDays * DAY_MS ? expired : { position: lastEventId };
+        return firstMissed && firstMissed.occurred_at.getTime() < Date.now() - retentionDays * DAY_MS ? expired() : { position: lastEventId };
     }
 
     /** The family's events in `resources` after `after` (up to `upTo`), in id order, read in batches. */

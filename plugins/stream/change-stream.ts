@@ -90,7 +90,7 @@ export class ChangeStream {
         this.body.write(sseRetry(policy.retry_ms));
         if (point.reset) {
             // Its id is where the client carries on from once it has re-fetched.
-            this.body.write(sseEvent({ id: point.position, event: 'reset', data: { reason: point.reset.reason, last_event_id: lastEventId, message: point.reset.message } }));
+            this.body.write(sseEvent({ id: point.reset.id, event: 'reset', data: { reason: point.reset.reason, last_event_id: lastEventId, message: point.reset.message } }));
         }
         else if (lastEventId !== undefined) {
             this.inbox.unshift({ kind: 'catch-up' });

@@ -3,7 +3,8 @@ import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import { Op } from 'sequelize';
 
-import { familyWithKey, type FamilyFixture } from '../../helpers/server';
+import { openFamilyChangeLog } from '../../../lib/change-bus';
+import { familyWithKey, testVariant, type FamilyFixture } from '../../helpers/server';
 import { expectRefusal, expectSuccess, newPerson } from '../../gateway/requests';
 import { listeningServer, RawStream, streamSuiteTitle, until } from './client';
 
@@ -195,6 +196,29 @@ describe(streamSuiteTitle('resuming'), () => {
         const reset = await stream.eventNamed('reset');
         expect(reset.data.reason).to.equal('unknown');
         expect(Number(reset.id)).to.be.at.least(newest);
+        stream.close();
+    });
+
+    // SQLite has one writer at a time: another family's write could not commit while this one is open.
+    it('after a reset, still sends the family\'s event whose id was drawn before the newest but committed after the reset', { skip: testVariant !== 'postgres' }, async () => {
+
+        const family = await familyWithKey(server);
+        const other = await familyWithKey(server);
+        const { models, changeBus, sequelize } = server.app.services;
+
+        const slowWrite = await sequelize.transaction();
+        const changeLog = await openFamilyChangeLog({ models, changeBus, familyLongId: family.familyLongId }, slowWrite);
+        await changeLog.record({ resource: 'persons', action: 'updated', record_id: 'per_slowwrite', revision: 2 });
+        const newest = await createPerson(other);
+
+        const stream = await opened(family, { headers: { 'last-event-id': String(newest + 1_000_000) } });
+        const reset = await stream.eventNamed('reset');
+        expect(Number(reset.id)).to.equal(newest);
+
+        await slowWrite.commit();
+        await until(() => stream.changes.length === 1, 'the event committed after the reset');
+        expect(stream.changes[0].data.record_id).to.equal('per_slowwrite');
+        expect(Number(stream.changes[0].id)).to.be.below(newest);
         stream.close();
     });
 
