@@ -100,6 +100,12 @@ export const docsPlugin: Plugin<DocsOptions> = {
         };
 
         const cache = { privacy: 'public', expiresIn: cacheSeconds * 1000 } as const;
+        // A reference is fetched whole: hapi would otherwise answer a Range with a 206 the reference does not document.
+        const response = { ranges: false } as const;
+        const revalidated = {
+            ETag: { description: 'The version of this document: send it in If-None-Match (304).', required: true, schema: { type: 'string' } },
+            'Cache-Control': { description: `\`max-age=${cacheSeconds}, must-revalidate, public\`.`, required: true, schema: { type: 'string' } }
+        };
         server.route([
             {
                 method: 'GET',
@@ -108,17 +114,25 @@ export const docsPlugin: Plugin<DocsOptions> = {
                 options: {
                     auth: false,
                     cache,
+                    response,
                     tags: ['api', 'reference'],
                     description: 'This reference, as an OpenAPI 3.1 document',
                     notes: 'Public: no API key needed. The same reference for people is at /docs.',
-                    plugins: { docs: { responses: { 200: { description: 'The OpenAPI document.', content: { 'application/json': { schema: { type: 'object' } } } } } } }
+                    plugins: {
+                        docs: {
+                            responses: {
+                                200: { description: 'The OpenAPI document.', headers: revalidated, content: { 'application/json': { schema: { type: 'object' } } } },
+                                304: { description: 'If-None-Match named the document\'s ETag: the cached copy is current.', headers: revalidated }
+                            }
+                        }
+                    }
                 }
             },
             {
                 method: 'GET',
                 path: pagePath,
                 handler: serve((generated) => generated.page),
-                options: { auth: false, cache, description: 'The API reference for people' }
+                options: { auth: false, cache, response, description: 'The API reference for people' }
             }
         ]);
     }

@@ -12,14 +12,20 @@ import { inWords } from './words';
  * - a rule that depends on another key (`when('format', …)`) becomes `oneOf` of its
  *   branches (wrong where both match), and a lone `then: forbidden()` becomes `not: {}`
  *   (no value at all). Such a key is converted here instead: see conditionalKey().
+ * And one it leaves out: joi refuses an empty string unless told otherwise, which a key's
+ * schema says with `minLength: 1` (see refusesEmptyText()).
  */
 
 interface WhenDescription { ref?: { path: string[]; ancestor?: number; type?: string }; is?: Joi.Description; then?: Joi.Description; otherwise?: Joi.Description }
 type KeyDescription = Joi.Description & { whens?: WhenDescription[] };
-type ObjectDescription = Joi.Description & { keys?: Record<string, KeyDescription> };
+type ObjectDescription = Joi.Description & { keys?: Record<string, KeyDescription>; patterns?: { regex?: string; rule?: KeyDescription }[] };
 
 /** `required`, `optional` or `forbidden`, when the schema says. */
 export const presenceOf = (description: Joi.Description): string | undefined => (description.flags as { presence?: string } | undefined)?.presence;
+
+/** Whether a string key refuses `""`, as joi does by default: it does not allow `''`, and takes more than a set of values (an `enum` says it already). */
+const refusesEmptyText = (key: KeyDescription): boolean => key.type === 'string' &&
+    !(key.allow as unknown[] | undefined)?.includes('') && !(key.flags as { only?: boolean } | undefined)?.only;
 
 /** The other key of the same object that a key's rules depend on (`when('format', { is, … })`): one, or the rules cannot be documented. */
 function siblingOf(name: string, key: KeyDescription): string {
@@ -115,7 +121,28 @@ function convert(schema: Joi.Schema): JsonSchema {
         }
     }
 
+    refuseEmptyText(converted, description);
     return converted;
+}
+
+/** `minLength: 1` on the keys of an object, named or matched by a pattern, whose joi schema refuses `""` and says no minimum length of its own. */
+function refuseEmptyText(converted: JsonSchema, description: ObjectDescription): void {
+
+    const requireACharacter = (schemas: unknown, name: string, key: KeyDescription | undefined) => {
+
+        const byName = (schemas ?? {}) as Record<string, JsonSchema>;
+        if (key && refusesEmptyText(key) && byName[name] && byName[name].minLength === undefined) {
+            byName[name] = { ...byName[name], minLength: 1 };
+        }
+    };
+
+    for (const [name, key] of Object.entries(description.keys ?? {})) {
+        requireACharacter(converted.properties, name, key);
+    }
+
+    for (const { regex, rule } of description.patterns ?? []) {
+        requireACharacter(converted.patternProperties, regex?.slice(1, -1) ?? '', rule);      // joi describes `/…/`, joi-to-json keys by what is between
+    }
 }
 
 /** The JSON Schema of a joi schema. */

@@ -35,7 +35,7 @@ describe('keysOf()', () => {
         expect(keysOf(schema, 'GET /x')).to.equal([
             { name: 'sort', required: true, schema: { type: 'string', enum: ['a', 'b'] } },
             { name: 'limit', required: false, schema: { type: 'integer', default: 25, minimum: 1, maximum: 100 } },
-            { name: 'filter[name]', required: false, description: 'A name.', schema: { type: 'string', maxLength: 10 } }
+            { name: 'filter[name]', required: false, description: 'A name.', schema: { type: 'string', maxLength: 10, minLength: 1 } }
         ]);
     });
 
@@ -62,7 +62,7 @@ describe('keysOf()', () => {
             description: 'When `format` is `csv` or `pdf`: no default and no maximum. When `format` is `xml`: no default and maximum 10.',
             schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 }
         });
-        expect(cursor).to.equal({ name: 'cursor', required: false, description: 'Where to go on. When `format` is `csv`, `pdf` or `xml`: not allowed.', schema: { type: 'string', maxLength: 1000 } });
+        expect(cursor).to.equal({ name: 'cursor', required: false, description: 'Where to go on. When `format` is `csv`, `pdf` or `xml`: not allowed.', schema: { type: 'string', maxLength: 1000, minLength: 1 } });
     });
 
     it('refuses a key whose rules depend on a key of unknown values, or on anything but one other key', () => {
@@ -80,6 +80,31 @@ describe('keysOf()', () => {
 
 describe('jsonSchemaOf()', () => {
 
+    it('says that a string joi refuses when empty needs a character, as the server answers', () => {
+
+        const schema = Joi.object({
+            name: Joi.string().max(5),
+            nullable: Joi.string().allow(null),
+            note: Joi.string().allow('', null),
+            code: Joi.string().min(3),
+            exact: Joi.string().length(2),
+            kind: Joi.string().valid('x', 'y'),
+            count: Joi.number()
+        }).pattern(/^filter\[name\]$/, Joi.string().max(10)).pattern(/^filter\[note\]$/, Joi.string().allow(''));
+
+        const converted = jsonSchemaOf(schema);
+        const properties = { ...converted.properties as object, ...converted.patternProperties as object } as Record<string, { minLength?: number }>;
+        const minLengths = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, property.minLength]));
+        expect(minLengths).to.equal({
+            name: 1, nullable: 1, note: undefined, code: 3, exact: 1, kind: undefined, count: undefined,
+            '^filter\\[name\\]$': 1, '^filter\\[note\\]$': undefined
+        });
+
+        for (const [name, accepted] of [['name', false], ['note', true]] as const) {
+            expect(schema.validate({ [name]: '' }).error === undefined, name).to.equal(accepted);
+        }
+    });
+
     it('converts a body with nullable, defaulted and refused-unknown fields', () => {
 
         const schema = Joi.object({
@@ -91,8 +116,8 @@ describe('jsonSchemaOf()', () => {
         expect(jsonSchemaOf(schema)).to.equal({
             type: 'object',
             properties: {
-                name: { type: 'string', maxLength: 5 },
-                note: { type: ['string', 'null'] },
+                name: { type: 'string', maxLength: 5, minLength: 1 },
+                note: { type: ['string', 'null'], minLength: 1 },
                 kind: { type: 'string', default: 'x', enum: ['x', 'y'] }
             },
             required: ['name'],

@@ -116,6 +116,21 @@ describe('GET /api/v1/openapi.json', () => {
         expect(unchanged.payload).to.equal('');
     });
 
+    it('documents what it answers itself: 200 or 304 with the ETag, and always the whole document', async () => {
+
+        const operation = document.paths['/api/v1/openapi.json'].get;
+        expect(Object.keys(operation.responses)).to.equal(['200', '304']);
+        for (const status of ['200', '304']) {
+            expect(operation.responses[status].headers).to.include(['ETag', 'Cache-Control']);
+        }
+
+        for (const url of ['/api/v1/openapi.json', '/docs']) {
+            const ranged = await server.inject({ url, headers: { range: 'bytes=0-9' } });
+            expect(ranged.statusCode, url).to.equal(200);
+            expect(ranged.headers['accept-ranges'], url).to.not.exist();
+        }
+    });
+
     it('is a valid OpenAPI 3.1 document', async () => {
 
         expect(document.openapi).to.equal('3.1.0');

@@ -151,13 +151,17 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
             ['a<b>c:"d"|e?f*.png', 'a_b_c__d__e_f_.png'],
             ['Zoë Ωμέγα 张伟.png', 'Zoë Ωμέγα 张伟.png'],
             ['Zoe\u0308.png', 'Zoë.png'],
+            ['\ud83dhalf\ude00 pair\ud83d\ude00.png', 'half pair\ud83d\ude00.png'],
             ['..', 'file'],
             ['/', 'file'],
             [long, `${'é'.repeat(251)}.png`]
         ];
 
         for (const [given, kept] of names) {
-            expect(dataOf(await upload(family, 'gallery', sampleFile('png'), { original_name: given }), 201).original_name, given).to.equal(kept);
+            const created = dataOf(await upload(family, 'gallery', sampleFile('png'), { original_name: given }), 201);
+            expect(created.original_name, given).to.equal(kept);
+            // What the upload answered is what was stored.
+            expect(dataOf(await family.inject('GET', `/api/v1/gallery/${created.id}`)).original_name, given).to.equal(kept);
         }
 
         // The name is never a path on disk: blobs are named by their content only.
