@@ -1,6 +1,7 @@
-import { DataTypes, Model, type ModelAttributeColumnOptions, type ModelStatic, type Sequelize } from 'sequelize';
+import { DataTypes, Model, type ModelAttributeColumnOptions, type ModelOptions, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
 
-import { storedFileColumns, type FieldDeclaration, type ResourceDeclaration } from './resources';
+import { fieldNamesWhere, storedFileColumns, type FieldDeclaration, type ResourceDeclaration } from './resources';
+import { searchText, searchTextColumn } from './search-text';
 
 /** A row of one of the eight resource tables; its fields come from the resource declaration. */
 export class ResourceRecord extends Model {
@@ -38,6 +39,80 @@ function column(name: string, field: FieldDeclaration): ModelAttributeColumnOpti
     return options;
 }
 
+/** What the write hooks read of a write's options. */
+interface WriteOptions {
+    /** The columns the write writes, when the caller names them. */
+    fields?: PropertyKey[];
+    transaction?: Transaction | null;
+}
+
+/**
+ * Keeps `search_text` (search-text.ts) up to date from the model itself, so that no writer can forget
+ * it: every create and save, bulkCreate, and the static update(), which loads the rows it changes
+ * (individualHooks) when it sets a searchable field, as a new value must be folded with the others.
+ * Upserts (upsert(), bulkCreate's updateOnDuplicate) are refused: their values may hold only some
+ * searchable fields, and they do not read the row. Only a write that turns hooks off
+ * (`hooks: false`) or raw SQL could bypass the column.
+ */
+function searchTextHooks(resource: ResourceDeclaration): ModelOptions<ResourceRecord>['hooks'] {
+
+    const searchable = fieldNamesWhere(resource, (field) => field.searchable);
+
+    // The searchable fields a changed record does not hold (read with some columns only, or created without them).
+    const storedValuesOf = async (record: ResourceRecord, options: WriteOptions): Promise<Record<string, unknown>> => {
+
+        const missing = record.isNewRecord ? [] : searchable.filter((name) => record.getDataValue(name) === undefined);
+        if (missing.length === 0) {
+            return {};
+        }
+
+        const model = record.constructor as ResourceModel;
+        const stored = await model.findOne({ where: { id: record.id }, attributes: missing, transaction: options.transaction });
+        return stored?.get({ plain: true }) ?? {};
+    };
+
+    const fold = async (record: ResourceRecord, options: WriteOptions) => {
+
+        const changed = record.changed() || [];
+        if (!record.isNewRecord && !searchable.some((name) => changed.includes(name))) {
+            return;
+        }
+
+        const values = { ...await storedValuesOf(record, options), ...record.dataValues };
+        record.setDataValue(searchTextColumn, searchText(values, searchable));
+        if (options.fields && !options.fields.includes(searchTextColumn)) {
+            options.fields = [...options.fields, searchTextColumn];
+        }
+    };
+
+    const refuseUpsert = () => {
+
+        throw new Error(`An upsert cannot keep a ${resource.singular}'s search text: create or update it instead`);
+    };
+
+    return {
+        beforeSave: fold,
+        beforeBulkCreate: async (records, options) => {
+
+            if (options.updateOnDuplicate) {
+                refuseUpsert();
+            }
+
+            for (const record of records) {
+                await fold(record, options);
+            }
+        },
+        beforeBulkUpdate: (options) => {
+
+            const changes = (options as { attributes?: Record<string, unknown> }).attributes ?? {};
+            if (searchable.some((name) => name in changes)) {
+                options.individualHooks = true;
+            }
+        },
+        beforeUpsert: refuseUpsert
+    };
+}
+
 /** Defines the Sequelize model of one resource from its declaration. */
 export function defineResourceModel(sequelize: Sequelize, resource: ResourceDeclaration): ResourceModel {
 
@@ -46,7 +121,8 @@ export function defineResourceModel(sequelize: Sequelize, resource: ResourceDecl
         family_long_id: { type: DataTypes.STRING(64), allowNull: false },
         revision: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 },
         created_at: { type: DataTypes.DATE },
-        updated_at: { type: DataTypes.DATE }
+        updated_at: { type: DataTypes.DATE },
+        [searchTextColumn]: { type: DataTypes.TEXT, allowNull: true }
     };
 
     for (const [name, field] of Object.entries({ ...resource.fields, ...(resource.storesFile ? storedFileColumns : {}) })) {
@@ -61,6 +137,7 @@ export function defineResourceModel(sequelize: Sequelize, resource: ResourceDecl
         tableName: resource.table,
         timestamps: true,
         createdAt: 'created_at',
-        updatedAt: 'updated_at'
+        updatedAt: 'updated_at',
+        hooks: searchTextHooks(resource)
     }) as ResourceModel;
 }

@@ -3,6 +3,7 @@ import * as personLinks from './0002-person-links';
 import * as files from './0003-files';
 import * as webhooks from './0004-webhooks';
 import * as site from './0005-site';
+import * as searchText from './0006-search-text';
 
 /** Every migration, in order. Registered explicitly: no file-name magic. */
 export const migrations = [
@@ -10,5 +11,6 @@ export const migrations = [
     { name: '0002-person-links', ...personLinks },
     { name: '0003-files', ...files },
     { name: '0004-webhooks', ...webhooks },
-    { name: '0005-site', ...site }
+    { name: '0005-site', ...site },
+    { name: '0006-search-text', ...searchText }
 ];

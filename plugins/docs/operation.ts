@@ -9,7 +9,7 @@ import { successResponses } from './success-responses';
 /** Descriptions of the list query parameters; the joi schema's own description (and its rules by `format`) follows. */
 const queryParameterTexts: Readonly<Record<string, string>> = {
     format: 'The response format. Errors are JSON whatever format is asked for.',
-    search: 'Free text: every word must appear in some searchable field (case-insensitive).',
+    search: 'Free text: every word must appear in some searchable field, ignoring case and accents (`emile` finds `Émile`, `muller` finds `Müller`). `%` and `_` are plain characters.',
     sort: 'The field to order by (default `created_at`).',
     direction: '`asc` (default) or `desc`; empty values sort last either way.',
     limit: 'How many records: the size of a page of a JSON list, or a cap on what an export (any other `format`) streams.',

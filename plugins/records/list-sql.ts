@@ -1,4 +1,5 @@
-import { fieldNamesWhere, recordColumns, storedFileColumns, systemFields, type ResourceDeclaration } from '../../models/resources';
+import { recordColumns, storedFileColumns, systemFields, type ResourceDeclaration } from '../../models/resources';
+import { foldForSearch, searchTextColumn } from '../../models/search-text';
 import { timestampFields, type Cursor } from './cursor';
 import { quoted, sqlDialects, type SqlDialect } from './sql-dialects';
 
@@ -30,15 +31,15 @@ function column(resource: ResourceDeclaration, name: string): string {
     return quoted(name);
 }
 
-/** Every word must appear in at least one searchable field (case-insensitive). */
-function searchConditions(resource: ResourceDeclaration, search: string, dialect: SqlDialect, parameter: (value: unknown) => string): string[] {
+/**
+ * Every word must appear in at least one searchable field, ignoring case and accents: each word,
+ * folded, in the record's folded search text (models/search-text.ts), where a line feed separates
+ * two fields and no word holds one. A word that folds to nothing (combining marks alone) asks nothing.
+ */
+function searchConditions(search: string, dialect: SqlDialect, parameter: (value: unknown) => string): string[] {
 
-    const fields = fieldNamesWhere(resource, (field) => field.searchable).map(quoted);
-    return search.split(/\s+/).filter(Boolean).map((term) => {
-
-        const text = parameter(dialect.containsTextValue(term));
-        return `(${fields.map((field) => dialect.containsText(field, text)).join(' OR ')})`;
-    });
+    const words = search.split(/\s+/).map(foldForSearch).filter(Boolean);
+    return words.map((word) => dialect.containsText(quoted(searchTextColumn), parameter(word)));
 }
 
 /*
@@ -80,7 +81,7 @@ function pageQuery(resource: ResourceDeclaration, options: ListOptions, dialect:
     }
 
     if (options.search) {
-        conditions.push(...searchConditions(resource, options.search, dialect, parameter));
+        conditions.push(...searchConditions(options.search, dialect, parameter));
     }
 
     if (options.after) {
@@ -95,7 +96,8 @@ function pageQuery(resource: ResourceDeclaration, options: ListOptions, dialect:
         return `${qualify}${sort} ${direction} NULLS LAST, ${qualify}"id" ${direction}`;
     };
 
-    const page = `SELECT * FROM ${quoted(resource.table)} WHERE ${conditions.join(' AND ')} ORDER BY ${orderBy()} LIMIT ${parameter(limit)}`;
+    // The columns a list shows, not `*`: the search text is as long as every searchable field together.
+    const page = `SELECT ${listColumns(resource).map(quoted).join(', ')} FROM ${quoted(resource.table)} WHERE ${conditions.join(' AND ')} ORDER BY ${orderBy()} LIMIT ${parameter(limit)}`;
     return { page, orderBy, bind };
 }
 

@@ -34,7 +34,7 @@ export function updatePayloadSchema(resource: ResourceDeclaration): Joi.ObjectSc
 
 export const maxSearchWords = 8;
 
-/** `search`: words that must all appear. Refused beyond a few words rather than searched in part: each word scans every searchable field. */
+/** `search`: words that must all appear. Refused beyond a few words rather than searched in part: each word is one more scan of every record's search text. */
 const searchParameter = storableText(Joi.string().trim().min(1).max(200)
     .custom((text: string, helpers) => (text.split(/\s+/).length > maxSearchWords ? helpers.error('search.words') : text))
     .messages({ 'search.words': `{{#label}} has more than ${maxSearchWords} words` }));

@@ -5,10 +5,8 @@
  */
 
 export interface SqlDialect {
-    /** A condition: the column contains the text bound at `parameter`, ignoring case, with no wildcards. */
+    /** A condition: the column contains the text bound at `parameter`, exactly (no wildcards, no folding of case). */
     containsText(column: string, parameter: string): string;
-    /** The value to bind for containsText(). */
-    containsTextValue(text: string): string;
     /** A timestamp column's value in a list's JSON as the API's ISO 8601 text (UTC, milliseconds). */
     isoTimestamp(value: string): string;
     /** A cursor's timestamp where the SQL compares it with a timestamp column. */
@@ -34,9 +32,7 @@ const literal = (name: string): string => `'${name.replace(/'/g, "''")}'`;
 export const recordSeparator = ',\n';
 
 const sqlite: SqlDialect = {
-    // instr() has no wildcards; lower() folds case as SQLite's LIKE does (ASCII only).
-    containsText: (column, parameter) => `instr(lower(${column}), lower(${parameter})) > 0`,
-    containsTextValue: (text) => text,
+    containsText: (column, parameter) => `instr(${column}, ${parameter}) > 0`,
     // Sequelize stores SQLite timestamps as text, `2026-11-21 09:00:00.123 +00:00`: rearranged here, which costs a
     // fraction of strftime() in the query; any other shape goes through Date.
     isoTimestamp: (value) => (value.length === 30 && value.endsWith(' +00:00') ? `${value.slice(0, 10)}T${value.slice(11, 23)}Z` : new Date(value).toISOString()),
@@ -57,9 +53,7 @@ const sqlite: SqlDialect = {
 const postgresUtcTimestamp = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?\+00:00$/;
 
 const postgres: SqlDialect = {
-    // ILIKE's escape character is the backslash unless the SQL names another.
-    containsText: (column, parameter) => `${column} ILIKE ${parameter}`,
-    containsTextValue: (text) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`,
+    containsText: (column, parameter) => `strpos(${column}, ${parameter}) > 0`,
     // JSON shows a timestamptz in the session's zone, which Sequelize sets to UTC: `2026-11-21T09:00:00.12+00:00`, the
     // fraction trimmed of zeros or absent. Padded or cut to milliseconds here (cut, as a JavaScript Date keeps them),
     // which costs a fraction of to_char() in the query; any other shape goes through Date.

@@ -39,12 +39,12 @@ describe('sqlDialects', () => {
         });
     });
 
-    describe('containsTextValue()', () => {
+    describe('containsText()', () => {
 
-        it('escapes PostgreSQL\'s LIKE wildcards and escape character; SQLite\'s instr() needs none', () => {
+        it('looks for the bound text exactly, with no wildcards: the search text and the words are folded beforehand', () => {
 
-            expect(sqlDialects.postgres.containsTextValue('50%_a\\b')).to.equal('%50\\%\\_a\\\\b%');
-            expect(sqlDialects.sqlite.containsTextValue('50%_a\\b')).to.equal('50%_a\\b');
+            expect(sqlDialects.sqlite.containsText('"search_text"', '$2')).to.equal('instr("search_text", $2) > 0');
+            expect(sqlDialects.postgres.containsText('"search_text"', '$2')).to.equal('strpos("search_text", $2) > 0');
         });
     });
 });
