@@ -78,12 +78,13 @@ function rateLimitNote(errors: readonly RouteError[]): string {
         : '';
 }
 
-function errorResponse(status: number, errors: readonly RouteError[]): ResponseObject {
+function errorResponse(facts: RouteFacts, status: number, errors: readonly RouteError[]): ResponseObject {
 
     const codes = errors.map(({ code }) => code);
+    const texts = facts.route.settings.plugins?.docs?.errorTexts ?? {};
     const headers = [...(errors.some((error) => error.counted) ? rateLimitHeaderNames : []), ...(statusHeaders[status] ?? [])];
     return {
-        description: codes.map((code) => `\`${code}\`: ${errorCodes[code].when}`).join(' ') + rateLimitNote(errors),
+        description: codes.map((code) => `\`${code}\`: ${texts[code] ?? errorCodes[code].when}`).join(' ') + rateLimitNote(errors),
         ...(headers.length > 0 ? { headers: headerRefs(headers) } : {}),
         content: {
             'application/json': {
@@ -102,7 +103,7 @@ export function errorResponses(facts: RouteFacts): Record<string, ResponseObject
         byStatus.set(status, [...(byStatus.get(status) ?? []), error]);
     }
 
-    return Object.fromEntries([...byStatus].map(([status, errors]) => [String(status), errorResponse(status, errors)]));
+    return Object.fromEntries([...byStatus].map(([status, errors]) => [String(status), errorResponse(facts, status, errors)]));
 }
 
 /** Codes any route may answer, which no route lists: an unexpected failure (lib/errors.ts withErrorCode). */

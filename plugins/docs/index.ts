@@ -9,6 +9,7 @@ import type { PolicyStore } from '../../gateway/policies/policy-store';
 import type { GatewayConfig } from '../../gateway/policies/types';
 import { projectRoot } from '../../lib/config';
 import type { Log } from '../../lib/logger';
+import { unmodified } from '../../lib/unmodified';
 import { openApiDocument } from './openapi-document';
 import { referencePage } from './reference-page';
 import './route-metadata';
@@ -93,15 +94,17 @@ export const docsPlugin: Plugin<DocsOptions> = {
             options.policyStore.removeListener('reloaded', regenerate);
         });
 
-        const serve = (pick: (generated: NonNullable<typeof reference>) => Served) => (_request: Request, h: ResponseToolkit) => {
+        const serve = (pick: (generated: NonNullable<typeof reference>) => Served) => (request: Request, h: ResponseToolkit) => {
 
             const { body, type, etag } = pick(reference!);
-            return h.response(body).type(type).etag(etag);
+            return unmodified(request, h, etag) ?? h.response(body).type(type);
         };
 
         const cache = { privacy: 'public', expiresIn: cacheSeconds * 1000 } as const;
         // A reference is fetched whole: hapi would otherwise answer a Range with a 206 the reference does not document.
         const response = { ranges: false } as const;
+        // It takes no query, and refuses one as every route of the API refuses parameters it does not take.
+        const validate = { query: Joi.object({}) };
         const revalidated = {
             ETag: { description: 'The version of this document: send it in If-None-Match (304).', required: true, schema: { type: 'string' } },
             'Cache-Control': { description: `\`max-age=${cacheSeconds}, must-revalidate, public\`.`, required: true, schema: { type: 'string' } }
@@ -115,6 +118,7 @@ export const docsPlugin: Plugin<DocsOptions> = {
                     auth: false,
                     cache,
                     response,
+                    validate,
                     tags: ['api', 'reference'],
                     description: 'This reference, as an OpenAPI 3.1 document',
                     notes: 'Public: no API key needed. The same reference for people is at /docs.',
@@ -122,8 +126,9 @@ export const docsPlugin: Plugin<DocsOptions> = {
                         docs: {
                             responses: {
                                 200: { description: 'The OpenAPI document.', headers: revalidated, content: { 'application/json': { schema: { type: 'object' } } } },
-                                304: { description: 'If-None-Match named the document\'s ETag: the cached copy is current.', headers: revalidated }
-                            }
+                                304: { description: 'If-None-Match named the document\'s ETag, or was `*`: the cached copy is current.', headers: revalidated }
+                            },
+                            errorTexts: { invalid_request: 'The URL has a query: this document takes none.' }
                         }
                     }
                 }
@@ -132,7 +137,7 @@ export const docsPlugin: Plugin<DocsOptions> = {
                 method: 'GET',
                 path: pagePath,
                 handler: serve((generated) => generated.page),
-                options: { auth: false, cache, response, description: 'The API reference for people' }
+                options: { auth: false, cache, response, validate, description: 'The API reference for people' }
             }
         ]);
     }

@@ -10,6 +10,8 @@ export interface DocsRouteMetadata {
     responses?: Record<string, ResponseObject>;
     /** Error codes the handler itself answers beyond those the reference derives (`quota_exceeded` on an upload). */
     errors?: ErrorCode[];
+    /** What a code means on this route, where the general description (error-codes.ts) does not fit it. */
+    errorTexts?: Partial<Record<ErrorCode, string>>;
 }
 
 declare module '@hapi/hapi' {

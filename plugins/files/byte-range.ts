@@ -10,8 +10,10 @@ export const unsatisfiable = Symbol('unsatisfiable');
  */
 export function parseByteRange(header: string, size: number): ByteRange | typeof unsatisfiable | undefined {
 
-    // The unit is case-insensitive, like every token of HTTP's grammar (RFC 9110 §14.1).
-    const match = /^bytes=(\d*)-(\d*)$/i.exec(header.trim());
+    // The unit is case-insensitive, like every token of HTTP's grammar (RFC 9110 §14.1); the ranges are
+    // a list, where empty elements and the spaces around commas count for nothing (§5.6.1): `bytes=0-9,` is one range.
+    const ranges = /^bytes=(.*)$/i.exec(header.trim())?.[1].split(',').map((range) => range.trim()).filter(Boolean) ?? [];
+    const match = ranges.length === 1 ? /^(\d*)-(\d*)$/.exec(ranges[0]) : null;
     if (!match || (match[1] === '' && match[2] === '')) {
         return undefined;
     }

@@ -47,6 +47,12 @@ function maxUploadBodyBytes(context: FilesContext): number {
 
 const uploadRouteId = (resource: string) => `files.upload.${resource}`;
 
+// What the reference says of an upload's 413 and 415: the body's limits, and the file's.
+const uploadErrorTexts = {
+    too_large: 'The body is larger than the route accepts, or the file larger than the family\'s plan accepts.',
+    unsupported_media_type: 'The body is not JSON, or the file is not of a type the resource takes, or not of its declared `mime_type` (the message names what its content looks like).'
+};
+
 function uploadRoutes(context: FilesContext): ServerRoute[] {
 
     return fileResourceNames.map((name) => ({
@@ -56,7 +62,7 @@ function uploadRoutes(context: FilesContext): ServerRoute[] {
         options: {
             id: uploadRouteId(name),
             auth: group,
-            plugins: { gateway: { resource: name, operation: 'create' }, docs: { errors: ['quota_exceeded'] } },
+            plugins: { gateway: { resource: name, operation: 'create' }, docs: { errors: ['quota_exceeded'], errorTexts: uploadErrorTexts } },
             tags: ['api', name],
             description: `Upload a ${resources[name].singular}: the file (base64) and its fields`,
             payload: { parse: true, allow: 'application/json', maxBytes: maxUploadBodyBytes(context), timeout: UPLOAD_TIMEOUT_MS },
@@ -125,7 +131,7 @@ export const filesPlugin: Plugin<FilesOptions> = {
                 notes: 'The API hands out these URLs: a gallery item\'s `url`, and the redirect of `GET /api/v1/documents/{id}/file`. The URL is the credential: no API key is needed, and it works until it expires.',
                 // Ranges are served straight from storage, not by hapi cutting the whole file.
                 response: { ranges: false },
-                validate: { params: Joi.object({ token: Joi.string().max(1000).required().description('The signed grant: which file, until when.') }) }
+                validate: { params: Joi.object({ token: Joi.string().max(1000).required().description('The signed grant: which file, until when.') }), query: Joi.object({}) }
             }
         });
 

@@ -22,7 +22,11 @@ export const serveFileDocs: NonNullable<PluginSpecificConfiguration['docs']> = {
     responses: {
         200: { description: 'The whole file, as its detected type: also for several ranges, a malformed Range, or an If-Range naming another version.', headers: fileHeaders, content: fileContent },
         206: { description: 'The one byte range asked for.', headers: { ...fileHeaders, 'Content-Range': { $ref: '#/components/headers/Content-Range' } }, content: fileContent },
-        304: { description: 'If-None-Match named the file\'s ETag: the cached copy is current.', headers: { 'ETag': fileHeaders.ETag, 'Cache-Control': fileHeaders['Cache-Control'] } }
+        304: { description: 'If-None-Match named the file\'s ETag, or was `*`: the cached copy is current.', headers: { 'ETag': fileHeaders.ETag, 'Cache-Control': fileHeaders['Cache-Control'] } }
     },
-    errors: ['invalid_signature', 'url_expired', 'range_not_satisfiable']
+    errors: ['invalid_signature', 'url_expired', 'range_not_satisfiable'],
+    errorTexts: {
+        invalid_request: 'The token is longer than any this service issues (1,000 characters), or the URL has a query: this route takes none.',
+        not_found: 'The file is gone: its gallery item or document was deleted after the URL was issued.'
+    }
 };

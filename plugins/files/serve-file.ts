@@ -2,6 +2,7 @@ import type { Request, ResponseToolkit } from '@hapi/hapi';
 
 import { apiError } from '../../lib/errors';
 import { BlobNotFoundError } from '../../lib/storage';
+import { unmodified } from '../../lib/unmodified';
 import type { ResourceName } from '../../models/resources';
 import { requestedRange, unsatisfiable } from './byte-range';
 import { fileResourceNames, type FilesContext } from './context';
@@ -33,9 +34,9 @@ export function serveFileHandler(context: FilesContext) {
 
         const cacheControl = `private, max-age=${grant.expiresAt - now}`;
         const sha256 = record.get('sha256') as string;
-        const unmodified = h.entity({ etag: sha256 });
-        if (unmodified) {
-            return unmodified.header('cache-control', cacheControl);
+        const notModified = unmodified(request, h, sha256);
+        if (notModified) {
+            return notModified.header('cache-control', cacheControl);
         }
 
         const range = requestedRange(request.headers, stored.size, `"${sha256}"`);

@@ -1,9 +1,10 @@
 import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
 
+import { apiError } from '../../lib/errors';
 import type { Log } from '../../lib/logger';
 import { inLargerChunks } from './chunks';
 import { contentDisposition } from './file-name';
-import { renderers } from './renderers';
+import { renderers, resourcesOf } from './renderers';
 import { sectionTitle } from './tables';
 import type { ExportRequest } from './types';
 
@@ -20,15 +21,14 @@ export function exportResponse(h: ResponseToolkit, request: ExportRequest, log: 
         throw new Error(`No renderer for format "${request.format}": the route's validation should have refused it`);
     }
 
+    const sections = request.sections.filter((section) => renderer.accepts(section.resource));
+    if (sections.length === 0) {
+        throw apiError(400, 'invalid_request', `format=${request.format} exports ${resourcesOf(request.format).join(', ')}: this API key reaches none of them`);
+    }
+
     const generatedAt = new Date();
     const subject = request.aggregate ? { title: 'All records', fileStem: 'all' } : { title: sectionTitle(request.sections[0].resource), fileStem: request.sections[0].resource.name };
-    const body = inLargerChunks(renderer.render({
-        title: subject.title,
-        familyName: request.familyName,
-        generatedAt,
-        aggregate: request.aggregate,
-        sections: request.sections.filter((section) => renderer.accepts(section.resource))
-    }));
+    const body = inLargerChunks(renderer.render({ title: subject.title, familyName: request.familyName, generatedAt, aggregate: request.aggregate, sections }));
 
     body.on('error', (error: Error) => log(['formats', 'error'], `${request.format} export of ${subject.fileStem} failed part-way: ${error.stack ?? error.message}`));
 

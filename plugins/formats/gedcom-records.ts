@@ -62,13 +62,17 @@ export interface IndividualLinks {
     treeXref?: string;
 }
 
+/**
+ * A NAME structure. Only the NAME line needs its slashes for the surname's bounds; GIVN and SURN
+ * are GEDCOM 7 Text, so they carry the parts as stored (a line break becomes a CONT line).
+ */
 function nameLines(person: ExportRecord, surname: string | undefined, type?: string): string {
 
-    const given = textOf(person, 'first_name') ?? '';
-    return gedcomLine(1, 'NAME', personalName(given, surname ?? '')) +
+    const given = textOf(person, 'first_name');
+    return gedcomLine(1, 'NAME', personalName(given ?? '', surname ?? '')) +
         (type ? gedcomLine(2, 'TYPE', type) : '') +
-        (given ? gedcomLine(2, 'GIVN', personalName(given, '')) : '') +
-        (surname ? gedcomLine(2, 'SURN', personalName(surname, '')) : '');
+        (given ? gedcomLine(2, 'GIVN', given) : '') +
+        (surname ? gedcomLine(2, 'SURN', surname) : '');
 }
 
 function lifeEvent(tag: string, date: string | undefined, place: string | undefined): string {

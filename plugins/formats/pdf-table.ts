@@ -10,7 +10,14 @@ const widthBySystemColumn: Record<string, number> = { id: 1.8, revision: 0.9, cr
 /** Column names and timestamps with spaces where a narrow column may wrap them: `first name`, `2026-11-21 09:00:00Z`. */
 const headerText = (column: string) => column.replace(/_/g, ' ');
 const timestampColumns = new Set(['created_at', 'updated_at']);
-const shownText = (column: string, value: unknown) => (timestampColumns.has(column) ? cellText(value).replace('T', ' ').replace(/\.\d{3}Z$/, 'Z') : cellText(value));
+
+/**
+ * Text as pdfkit can draw it: it breaks lines at `\n` only and draws any other control character
+ * (the `\r` of a Windows line end, a tab) as the font's missing-glyph box. So every line break
+ * becomes `\n`, and a tab or other control character a space.
+ */
+const drawable = (text: string) => text.replace(/\r\n?|[\u000b\u000c\u0085\u2028\u2029]/g, '\n').replace(/[\u0000-\u0009\u000e-\u001f\u007f-\u009f]/g, ' ');
+const shownText = (column: string, value: unknown) => (timestampColumns.has(column) ? cellText(value).replace('T', ' ').replace(/\.\d{3}Z$/, 'Z') : drawable(cellText(value)));
 
 export const tableFontSize = 7;
 const padding = 2.5;

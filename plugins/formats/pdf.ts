@@ -34,8 +34,11 @@ function drawFooter(doc: PDFKit.PDFDocument, document: ExportDocument, pageNumbe
     doc.font(fonts.regular).fontSize(7).fillColor('#666666');
     const y = doc.page.height - bottom / 2 - 4;
     const width = doc.page.width - left - right;
-    doc.text(`${document.title} · ${document.familyName}`, left, y, { width, lineBreak: false });
-    doc.text(`Page ${pageNumber}`, left, y, { width, align: 'right', lineBreak: false });
+    const pageText = `Page ${pageNumber}`;
+    // One line beside the page number, cut with `…`: a long family name must not run under it or off the page.
+    const titleWidth = width - doc.widthOfString(pageText) - 12;
+    doc.text(`${document.title} · ${document.familyName}`, left, y, { width: titleWidth, height: doc.currentLineHeight(), ellipsis: true });
+    doc.text(pageText, left, y, { width, align: 'right', lineBreak: false });
     doc.page.margins.bottom = bottom;
     doc.x = left;
     doc.y = doc.page.margins.top;

@@ -1,4 +1,4 @@
-import type { ResourceDeclaration } from '../../models/resources';
+import { resources, type ResourceDeclaration } from '../../models/resources';
 import { csvRenderer } from './csv';
 import { gedcomRenderer } from './gedcom';
 import { htmlRenderer } from './html';
@@ -17,4 +17,10 @@ export const renderers: Readonly<Record<string, Renderer>> = {
 export function exportFormatsOf(resource: ResourceDeclaration): string[] {
 
     return Object.keys(renderers).filter((format) => renderers[format].accepts(resource));
+}
+
+/** The names of the resources a format can represent, in declaration order (`trees, persons, events` for GEDCOM). */
+export function resourcesOf(format: string): string[] {
+
+    return Object.values(resources).filter((resource) => renderers[format].accepts(resource)).map((resource) => resource.name);
 }

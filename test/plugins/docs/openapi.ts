@@ -19,7 +19,7 @@ import { defaultPageSize, maxAggregatePerResource, maxPageSize } from '../../../
 import { editPolicyFile } from '../../helpers/policy-files';
 import { copyPolicies, familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { pathOf, sampleFile, upload } from '../files/fixtures';
-import { bodyOf, createBody, creatableResources, dataOf, insertRecord, uploadedResources } from '../records/fixtures';
+import { bodyOf, createBody, creatableResources, dataOf, expectError, insertRecord, uploadedResources } from '../records/fixtures';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -116,10 +116,33 @@ describe('GET /api/v1/openapi.json', () => {
         expect(unchanged.payload).to.equal('');
     });
 
-    it('documents what it answers itself: 200 or 304 with the ETag, and always the whole document', async () => {
+    it('answers If-None-Match: * with 304, as RFC 9110 §13.1.2 says of a representation that exists (the page too)', async () => {
+
+        for (const url of ['/api/v1/openapi.json', '/docs']) {
+            const unchanged = await server.inject({ url, headers: { 'if-none-match': '*' } });
+            expect(unchanged.statusCode, url).to.equal(304);
+            expect(unchanged.payload, url).to.equal('');
+            expect(unchanged.headers.etag, url).to.match(/^"[\w-]+"$/);
+            expect(unchanged.headers['cache-control'], url).to.contain(['public', 'max-age=300']);
+        }
+    });
+
+    it('refuses a query with 400 invalid_request, as every API route refuses parameters it does not take (the page too)', async () => {
+
+        for (const url of ['/api/v1/openapi.json?x=1', '/docs?x=1']) {
+            expectError(await server.inject(url), 400, 'invalid_request', '"x" is not allowed');
+        }
+
+        expectDocumented('/api/v1/openapi.json', 'get', 400, bodyOf(await server.inject('/api/v1/openapi.json?format=yaml')));
+        expect(document.paths['/api/v1/openapi.json'].get.parameters).to.equal([]);
+    });
+
+    it('documents what it answers itself: 200 or 304 with the ETag, 400 for a query, and always the whole document', async () => {
 
         const operation = document.paths['/api/v1/openapi.json'].get;
-        expect(Object.keys(operation.responses)).to.equal(['200', '304']);
+        expect(Object.keys(operation.responses)).to.equal(['200', '304', '400']);
+        expect(operation.responses['304'].description).to.contain('`*`');
+        expect(operation.responses['400'].description).to.equal('`invalid_request`: The URL has a query: this document takes none.');
         for (const status of ['200', '304']) {
             expect(operation.responses[status].headers).to.include(['ETag', 'Cache-Control']);
         }
@@ -235,6 +258,9 @@ describe('GET /api/v1/openapi.json', () => {
         expect(Object.keys(operation.responses)).to.equal(['200', '206', '304', '400', '403', '404', '416']);
         expect(codesOf('403')).to.equal(['invalid_signature', 'url_expired']);
         expect(codesOf('416')).to.equal(['range_not_satisfiable']);
+        expect(operation.responses['304'].description).to.contain('`*`');
+        expect(operation.responses['400'].description).to.equal('`invalid_request`: The token is longer than any this service issues (1,000 characters), or the URL has a query: this route takes none.');
+        expect(operation.responses['404'].description).to.equal('`not_found`: The file is gone: its gallery item or document was deleted after the URL was issued.');
         expect(operation.responses['416'].headers).to.equal({ 'Content-Range': { $ref: '#/components/headers/Content-Range' } });
         expect(operation.responses['206'].headers).to.include(['Content-Range', 'ETag', 'Cache-Control']);
         expect(operation.responses['200'].headers).to.not.include('RateLimit');
@@ -245,6 +271,19 @@ describe('GET /api/v1/openapi.json', () => {
         expect((await server.inject({ url: path, headers: { range: 'bytes=0-9' } })).statusCode).to.equal(206);
         expectDocumented('/files/{token}', 'get', 416, bodyOf(await server.inject({ url: path, headers: { range: 'bytes=100-' } })));
         expectDocumented('/files/{token}', 'get', 403, bodyOf(await server.inject(`${path}=`)));
+        expectDocumented('/files/{token}', 'get', 400, bodyOf(await server.inject(`${path}?x=1`)));
+        expectDocumented('/files/{token}', 'get', 400, bodyOf(await server.inject(`/files/${'a'.repeat(1001)}`)));
+    });
+
+    it('says on the uploads that a 413 or 415 may be about the file, not only the body', () => {
+
+        for (const name of uploadedResources) {
+            const { responses } = document.paths[`/api/v1/${name}`].post;
+            expect(responses['413'].description, name).to.startWith('`too_large`: The body is larger than the route accepts, or the file larger than the family\'s plan accepts.');
+            expect(responses['415'].description, name).to.equal('`unsupported_media_type`: The body is not JSON, or the file is not of a type the resource takes, or not of its declared `mime_type` (the message names what its content looks like).');
+        }
+
+        expect(document.paths['/api/v1/persons'].post.responses['413'].description).to.equal('`too_large`: The body is larger than the route accepts.');
     });
 
     it('answers a request without a key on every secured route as documented', async () => {
@@ -438,7 +477,7 @@ describe('openApiDocument()', () => {
         expect(Object.keys(policyErrors).sort()).to.equal(Object.keys(gatewayPolicies).sort());
     });
 
-    it('takes the responses and extra error codes a route declares in plugins.docs', () => {
+    it('takes the responses, extra error codes and error texts a route declares in plugins.docs', () => {
 
         const { policyStore, config } = server.app.services;
         const bare = Hapi.server();
@@ -449,7 +488,7 @@ describe('openApiDocument()', () => {
             options: {
                 auth: false,
                 validate: { params: Joi.object({ id: Joi.string() }) },
-                plugins: { docs: { responses: { 302: { description: 'Elsewhere.', headers: { Location: { $ref: '#/components/headers/Location' } } } }, errors: ['quota_exceeded'] } }
+                plugins: { docs: { responses: { 302: { description: 'Elsewhere.', headers: { Location: { $ref: '#/components/headers/Location' } } } }, errors: ['quota_exceeded'], errorTexts: { not_found: 'No such upload.' } } }
             }
         });
 
@@ -459,6 +498,8 @@ describe('openApiDocument()', () => {
         expect(Object.keys(responses)).to.equal(['302', '400', '404', '413']);
         expect(responses['302']).to.equal({ description: 'Elsewhere.', headers: { Location: { $ref: '#/components/headers/Location' } } });
         expect((responses['413'].content!['application/json'].schema as any).allOf[1].properties.code.enum).to.equal(['quota_exceeded']);
+        expect(responses['404'].description).to.equal('`not_found`: No such upload.');
+        expect(responses['400'].description).to.equal('`invalid_request`: Bad query, body, field, sort key, filter, format or cursor; the message names the problem.');
     });
 
     it('documents a route outside the route groups when it declares plugins.docs, and only a public one', () => {

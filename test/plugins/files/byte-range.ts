@@ -26,6 +26,14 @@ describe('parseByteRange()', () => {
         expect(parseByteRange('bYtEs=10-', 10)).to.equal(unsatisfiable);
     });
 
+    it('reads the ranges as an HTTP list: empty elements and spaces around commas do not make one range several (RFC 9110 §5.6.1)', () => {
+
+        expect(parseByteRange('bytes=0-9,', 10)).to.equal({ start: 0, end: 9 });
+        expect(parseByteRange('bytes=, 2-5', 10)).to.equal({ start: 2, end: 5 });
+        expect(parseByteRange('bytes=-3 ,,', 10)).to.equal({ start: 7, end: 9 });
+        expect(parseByteRange('bytes=10-,', 10)).to.equal(unsatisfiable);
+    });
+
     it('finds no byte of the file in a range starting at or past its end, or an empty suffix', () => {
 
         expect(parseByteRange('bytes=10-', 10)).to.equal(unsatisfiable);
@@ -35,7 +43,7 @@ describe('parseByteRange()', () => {
 
     it('ignores what it cannot serve as one range: malformed, reversed, several ranges, other units', () => {
 
-        for (const header of ['bytes=', 'bytes=-', 'bytes=5-2', 'bytes=0-1,3-4', 'bytes=a-b', 'bytes=1.5-2', 'items=0-1', 'bytes 0-1']) {
+        for (const header of ['bytes=', 'bytes=,', 'bytes=-', 'bytes=5-2', 'bytes=0-1,3-4', 'bytes=0-1, 0-1', 'bytes=a-b', 'bytes=1-2-3', 'bytes=1.5-2', 'items=0-1', 'bytes 0-1']) {
             expect(parseByteRange(header, 10), header).to.be.undefined();
         }
     });

@@ -131,6 +131,33 @@ describe('GET /files/{token}', () => {
         expect(changed.rawPayload).to.equal(file);
     });
 
+    it('answers 304 to If-None-Match: * (RFC 9110 §13.1.2: the file exists), with its ETag, also when a Range is asked for', async () => {
+
+        const family = await familyWithKey(server);
+        const file = sampleFile('png', 500);
+        const { id, path } = await galleryItem(family, file);
+
+        for (const headers of [{ 'if-none-match': '*' }, { 'if-none-match': '*', range: 'bytes=0-9' }]) {
+            const unchanged = await server.inject({ url: path, headers });
+            expect(unchanged.statusCode).to.equal(304);
+            expect(unchanged.rawPayload.length).to.equal(0);
+            expect(unchanged.headers.etag).to.equal(`"${sha256Of(file)}"`);
+            expect(unchanged.headers['cache-control']).to.match(/^private, max-age=\d+$/);
+        }
+
+        dataOf(await family.inject('DELETE', `/api/v1/gallery/${id}`));
+        expectError(await server.inject({ url: path, headers: { 'if-none-match': '*' } }), 404, 'not_found');
+    });
+
+    it('refuses a query with 400 invalid_request, as every route of the API refuses parameters it does not take', async () => {
+
+        const family = await familyWithKey(server);
+        const { path } = await galleryItem(family, sampleFile('png'));
+
+        expectError(await server.inject(`${path}?download=1`), 400, 'invalid_request', '"download" is not allowed');
+        expect((await server.inject(path)).statusCode).to.equal(200);
+    });
+
     it('refuses a tampered URL with 403 invalid_signature', async () => {
 
         const family = await familyWithKey(server);

@@ -93,6 +93,20 @@ describe('format=gedcom', () => {
         expect(text).to.match(/\r\n0 @T1@ SNOTE Müller line\r\n1 CONT From Bern\r\n1 CONT and @home\r\n/);
     });
 
+    it('keeps slashes and line breaks in GIVN and SURN as stored: only the NAME line delimits the surname with slashes', async () => {
+
+        const own = await familyWithKey(server);
+        const id = dataOf(await own.inject('POST', '/api/v1/persons', { first_name: 'Jean/Paul\nMarie', last_name: 'Dupont / Durand', birth_name: 'Le/Bris' }), 201).id as string;
+
+        const records = parseGedcom((await exportText(own, '/api/v1/persons?format=gedcom', gedcomType)).text);
+        const [name, birthName] = children(individual(records, id), 'NAME');
+        expect(name.value).to.equal('Jean Paul Marie /Dupont Durand/');
+        expect(child(name, 'GIVN')!.value).to.equal('Jean/Paul\nMarie');
+        expect(child(name, 'SURN')!.value).to.equal('Dupont / Durand');
+        expect(birthName.value).to.equal('Jean Paul Marie /Le Bris/');
+        expect(child(birthName, 'SURN')!.value).to.equal('Le/Bris');
+    });
+
     it('derives families from parent and spouse links, each once, linked both ways', async () => {
 
         const records = parseGedcom((await exportText(family, '/api/v1/persons?format=gedcom', gedcomType)).text);
@@ -200,5 +214,14 @@ describe('format=gedcom', () => {
         expect(response.headers['content-disposition']).to.match(/filename="test-family-all-\d{4}-\d{2}-\d{2}\.ged"/);
         expect(parseGedcom(text).map((node) => node.tag)).to.equal(['HEAD', 'INDI', 'TRLR']);
         expect(text).to.not.contain('Rent');
+    });
+
+    it('refuses /api/v1/all?format=gedcom with 400 when the key reaches none of the resources GEDCOM exports', async () => {
+
+        const own = await familyWithKey(server, { keyResources: ['gallery', 'finances'] });
+        const response = await own.inject('GET', '/api/v1/all?format=gedcom');
+        expect(response.statusCode).to.equal(400);
+        expect(response.result).to.include({ code: 'invalid_request', message: 'format=gedcom exports trees, persons, events: this API key reaches none of them' });
+        expect((await own.inject('GET', '/api/v1/all?format=csv')).statusCode).to.equal(200);
     });
 });

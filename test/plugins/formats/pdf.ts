@@ -51,6 +51,28 @@ describe('format=pdf', () => {
         expect(page).to.include(['Zoë', 'Müller', 'Łódź', 'Ørsted']);
     });
 
+    it('breaks lines at Windows and old Mac line ends and shows a tab as a space, never as the font\'s missing-glyph box', async () => {
+
+        const family = await familyWithKey(server);
+        dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Ada', last_name: 'Berg', notes: 'One\r\nTwo\rThree\tand\u000bFour\u2028Five\u0007' }), 201);
+        const [page] = (await pdfOf(family, '/api/v1/persons?format=pdf')).pages;
+        expect(page).to.include(['One', 'Two', 'Three and', 'Four', 'Five']);
+        expect(page.join('')).to.not.contain('\u0000');
+    });
+
+    it('keeps the foot on one line beside the page number, cutting a long family name with …', async () => {
+
+        const family = await familyWithKey(server);
+        const longName = 'Wolfeschlegelsteinhausenbergerdorff '.repeat(6).slice(0, 200);
+        await server.app.services.models.Family.update({ name: longName }, { where: { family_long_id: family.familyLongId } });
+        dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Ada', last_name: 'Berg' }), 201);
+
+        const [page] = (await pdfOf(family, '/api/v1/persons?format=pdf')).pages;
+        expect(page[0]).to.startWith('Persons · Wolfeschlegelsteinhausenbergerdorff');
+        expect(page[0]).to.endWith('…');
+        expect(page.indexOf('Page 1')).to.be.within(1, 2);          // pdf.js may put a space run between the two
+    });
+
     it('hands the event loop back while it draws a long export, so other requests are answered meanwhile', { timeout: 60_000 }, async () => {
 
         const family = await familyWithKey(server);
