@@ -8,9 +8,6 @@ import { rfc5987, withoutInvisibles } from '../../lib/file-name-text';
 const reservedOnWindows = /[<>:"|?*]/g;
 // Leading dots make hidden files (or `..`); Windows drops trailing dots and spaces.
 const dotsAndSpacesAtEnds = /^[\s.]+|[\s.]+$/gu;
-// Half of a surrogate pair (a JSON escape such as "\ud83d" alone) is no character: UTF-8 cannot
-// encode it, so the database would keep U+FFFD instead of the name the upload answered with.
-const loneSurrogates = /\p{Cs}/gu;
 
 /** Shortens to `maxLength` characters (not UTF-16 units), keeping a short extension. */
 function shorten(name: string, maxLength: number): string {
@@ -28,13 +25,14 @@ function shorten(name: string, maxLength: number): string {
 
 /**
  * The name an uploaded file is kept under: its last path segment only, without invisible
- * characters, halves of surrogate pairs or characters Windows refuses, at most `maxLength`
- * characters; letters of every script stay. `file` when nothing is left.
+ * characters or ones Windows refuses, at most `maxLength` characters; letters of every
+ * script stay. `file` when nothing is left. (NUL and halves of surrogate pairs never get here:
+ * the upload's schema refuses them, as it does in any text of a body.)
  */
 export function sanitizeFileName(name: string, maxLength: number): string {
 
     const lastSegment = name.split(/[/\\]/).pop() ?? '';
-    const cleaned = withoutInvisibles(lastSegment.replace(loneSurrogates, '').normalize('NFC'))
+    const cleaned = withoutInvisibles(lastSegment.normalize('NFC'))
         .replace(reservedOnWindows, '_')
         .replace(/\s+/gu, ' ')
         .replace(dotsAndSpacesAtEnds, '');

@@ -132,6 +132,9 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
         expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt', file_base64: '' }), 400, 'invalid_request', '"file_base64" is empty');
         expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt' }), 400, 'invalid_request', 'file_base64');
         expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', file_base64: 'YQ==' }), 400, 'invalid_request', 'original_name');
+        // Text no database stores as sent is refused, here as in any text of a body, never changed on the way.
+        expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x\u0000.txt', file_base64: 'YQ==' }), 400, 'invalid_request', '"original_name" must not contain the NUL character');
+        expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: '\ud83d.txt', file_base64: 'YQ==' }), 400, 'invalid_request', '"original_name" must be well-formed Unicode');
         expectError(await family.inject('POST', '/api/v1/documents', { original_name: 'x.txt', file_base64: 'YQ==' }), 400, 'invalid_request', 'title');
         expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt', file_base64: 'YQ==', size_bytes: 1 }), 400, 'invalid_request', 'size_bytes');
         expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt', file_base64: 'YQ==', storage_key: 'ab/cd/ef' }), 400, 'invalid_request', 'storage_key');
@@ -146,12 +149,11 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
             ['../../../etc/passwd.png', 'passwd.png'],
             ['C:\\Users\\zoe\\Pictures\\beach.png', 'beach.png'],
             ['photo\u202Egnp.exe', 'photognp.exe'],
-            ['line\nbreak\u0000.png', 'linebreak.png'],
+            ['line\nbreak.png', 'linebreak.png'],
             ['  ..hidden.png. ', 'hidden.png'],
             ['a<b>c:"d"|e?f*.png', 'a_b_c__d__e_f_.png'],
             ['Zoë Ωμέγα 张伟.png', 'Zoë Ωμέγα 张伟.png'],
             ['Zoe\u0308.png', 'Zoë.png'],
-            ['\ud83dhalf\ude00 pair\ud83d\ude00.png', 'half pair\ud83d\ude00.png'],
             ['..', 'file'],
             ['/', 'file'],
             [long, `${'é'.repeat(251)}.png`]
