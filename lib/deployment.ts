@@ -121,6 +121,44 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         log(['request', 'error'], `${request.method.toUpperCase()} ${request.path}: ${(event.error as Error | undefined)?.stack ?? ''}`);
     });
 
+    // Closes what was opened above, after the plugins have let go of it (the records plugin's prepared statements).
+    const closeServices = async () => {
+
+        policyStore.close();
+        await rateLimits.close();
+        await changeBus.close();
+        await authEpoch.close();
+        await redis?.quit();
+        await sequelize.close();
+    };
+
+    // Should the service not start (a bad gateway.yaml, a port in use), what it started is stopped, so the process can end.
+    try {
+        await registerPlugins(server, services, master);
+    }
+    catch (error) {
+        await server.stop();
+        await closeServices();
+        throw error;
+    }
+
+    server.ext('onPostStop', closeServices);
+    try {
+        await (options.start ? server.start() : server.initialize());
+    }
+    catch (error) {
+        await server.stop();
+        throw error;
+    }
+
+    return server;
+}
+
+/** Every plugin of the service, in the order their dependencies need. */
+async function registerPlugins(server: Server, services: Services, master: Buffer): Promise<void> {
+
+    const { config, log, sequelize, models, transaction, redis, policyStore, authEpoch, rateLimits, usageMeter, changeBus } = services;
+    const pepper = services.accounts.pepper;
     const gatewayConfig = loadGatewayConfig(config.gatewayConfig, Object.keys(gatewayPolicies));
     await server.register([
         {
@@ -168,28 +206,4 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
             options: { models, sequelize, transaction, log, policyStore, changeBus, secretKey: derivedKey(master, 'webhook-secrets') }
         }
     ]);
-
-    server.ext('onPostStop', async () => {
-
-        policyStore.close();
-        await rateLimits.close();
-        await changeBus.close();
-        await authEpoch.close();
-        await redis?.quit();
-        await sequelize.close();
-    });
-
-    if (options.start) {
-        // A port in use, say: stop what initialising started (timers, watchers, connections), so the process can end.
-        await server.start().catch(async (error: Error) => {
-
-            await server.stop();
-            throw error;
-        });
-    }
-    else {
-        await server.initialize();
-    }
-
-    return server;
 }

@@ -77,6 +77,11 @@ function parseYaml(shownAs: string, text: string): unknown {
         throw new PolicyError([{ file: shownAs, location: `line ${line}, column ${col}`, problem: syntaxError.message }]);
     }
 
+    // An empty file (or one of comments only) is most often one an editor is still saving, or one truncated by mistake.
+    if (document.contents === null) {
+        throw new PolicyError([{ file: shownAs, location: '', problem: `the file is empty (a policy file starts with _format_version: "${FORMAT_VERSION}")` }]);
+    }
+
     try {
         return document.toJS();
     }

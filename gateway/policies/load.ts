@@ -1,5 +1,6 @@
 import Path from 'path';
 
+import { planNames } from '../../models/family';
 import { resourceNames, resources } from '../../models/resources';
 import { readDataFile } from './data-file';
 import { filesSchema, gatewaySchema, plansSchema, rateLimitsSchema, scopesSchema, siteSchema, streamSchema, usageSchema, webhooksSchema } from './schemas';
@@ -17,7 +18,7 @@ export function loadPolicies(dir: string): Policies {
 
     const rateLimits = readDataFile<RateLimitsDocument>(Path.join(dir, 'rate-limits.yaml'), rateLimitsSchema);
     const scopes = readDataFile<ScopesDocument>(Path.join(dir, 'scopes.yaml'), scopesSchema);
-    const plansContext: PlansContext = { rateLimitPresetNames: rateLimits.presets.map((preset) => preset.name) };
+    const plansContext: PlansContext = { rateLimitPresetNames: rateLimits.presets.map((preset) => preset.name), familyPlanNames: planNames };
     const plans = readDataFile<PlansDocument>(Path.join(dir, 'plans.yaml'), plansSchema, plansContext);
     const filesContext: FilesContext = { fileResourceNames: resourceNames.filter((name) => resources[name].storesFile) };
     const files = readDataFile<FilesDocument>(Path.join(dir, 'files.yaml'), filesSchema, filesContext);

@@ -1,5 +1,7 @@
+import Crypto from 'crypto';
 import { EventEmitter } from 'events';
 import Fs from 'fs';
+import Path from 'path';
 
 import { loadPolicies, POLICY_FILE_NAMES } from './load';
 import type { Policies } from './types';
@@ -8,6 +10,9 @@ export type PolicyLog = (tags: string[], message: string) => void;
 
 // Editors save in bursts (truncate, write, rename): reload once the burst is over.
 const RELOAD_DEBOUNCE_MS = 100;
+
+// How often each policy file is stat'ed, for the changes a directory watch cannot see (watch() says which).
+const POLL_INTERVAL_MS = 1000;
 
 export interface PolicyStore {
     on(event: 'reloaded', listener: (policies: Policies) => void): this;
@@ -21,12 +26,15 @@ export interface PolicyStore {
 export class PolicyStore extends EventEmitter {
 
     private policies: Policies;
+    /** What the files held when they were last loaded, valid or not: a watcher reloads only when that changed. */
+    private loadedContents: string;
     private watcher?: Fs.FSWatcher;
     private pendingReload?: NodeJS.Timeout;
 
     private constructor(private readonly dir: string, private readonly log: PolicyLog) {
 
         super();
+        this.loadedContents = this.contents();
         this.policies = loadPolicies(dir);
     }
 
@@ -44,6 +52,7 @@ export class PolicyStore extends EventEmitter {
     /** Loads the files again; returns false, logging why, when they are invalid. */
     reload(): boolean {
 
+        this.loadedContents = this.contents();
         try {
             // One assignment: a request sees either the old policies or the new, never a mix.
             this.policies = loadPolicies(this.dir);
@@ -77,6 +86,15 @@ export class PolicyStore extends EventEmitter {
         this.watcher.on('error', (error) => this.log(['policy', 'error'], `watching ${this.dir} failed, edits need a SIGHUP: ${error.message}`));
         // The server keeps the process alive; a store left watching should not.
         this.watcher.unref();
+
+        // A directory watch stays on the directory it found, so it misses a policies directory that is a symlink
+        // switched to another (a release), a Kubernetes ConfigMap (its files are symlinks through `..data`,
+        // which is switched), and a directory deleted and created again. Polling stat()s each path, following
+        // symlinks, and sees all of them within a second.
+        for (const file of this.files()) {
+            Fs.watchFile(file, { interval: POLL_INTERVAL_MS, persistent: false }, this.onFileChanged);
+        }
+
         process.on('SIGHUP', this.onSighup);
     }
 
@@ -85,6 +103,10 @@ export class PolicyStore extends EventEmitter {
         clearTimeout(this.pendingReload);
         this.watcher?.close();
         this.watcher = undefined;
+        for (const file of this.files()) {
+            Fs.unwatchFile(file, this.onFileChanged);
+        }
+
         process.removeListener('SIGHUP', this.onSighup);
     }
 
@@ -93,10 +115,49 @@ export class PolicyStore extends EventEmitter {
         this.reload();
     };
 
+    private readonly onFileChanged = (): void => {
+
+        this.scheduleReload();
+    };
+
     private scheduleReload(): void {
 
         clearTimeout(this.pendingReload);
-        this.pendingReload = setTimeout(() => this.reload(), RELOAD_DEBOUNCE_MS);
+        this.pendingReload = setTimeout(() => this.reloadIfChanged(), RELOAD_DEBOUNCE_MS);
         this.pendingReload.unref();
+    }
+
+    // Both the watch and the poll report most edits: the second finds nothing new, and reloads nothing.
+    private reloadIfChanged(): void {
+
+        if (this.contents() !== this.loadedContents) {
+            this.reload();
+        }
+    }
+
+    private files(): string[] {
+
+        return POLICY_FILE_NAMES.map((name) => Path.join(this.dir, name));
+    }
+
+    /** A digest of every policy file's text, a missing file included. */
+    private contents(): string {
+
+        const hash = Crypto.createHash('sha256');
+        for (const file of this.files()) {
+            hash.update(`${file}\0${readIfPresent(file) ?? '(missing)'}\0`);
+        }
+
+        return hash.digest('hex');
+    }
+}
+
+function readIfPresent(file: string): string | undefined {
+
+    try {
+        return Fs.readFileSync(file, 'utf8');
+    }
+    catch {
+        return undefined;           // loadPolicies() says what is wrong with it
     }
 }

@@ -25,8 +25,8 @@ export type WebhooksDocument = WebhooksPolicy;
 export type StreamDocument = StreamPolicy;
 export interface GatewayDocument { route_groups: GatewayConfig['routeGroups'] }
 
-/** Context of plansSchema. */
-export type PlansContext = { rateLimitPresetNames: string[] };
+/** Context of plansSchema: the presets of rate-limits.yaml, and the plans a family can be on (models/family.ts). */
+export type PlansContext = { rateLimitPresetNames: string[]; familyPlanNames: readonly string[] };
 /** Context of filesSchema: the resources whose records carry a file (models/resources). */
 export type FilesContext = { fileResourceNames: readonly string[] };
 /** Context of gatewaySchema: the policies the gateway can run. */
@@ -68,7 +68,9 @@ export const rateLimitsSchema = Joi.object({
 
 export const plansSchema = Joi.object({
     plans: namedList(Joi.object({
-        name: Joi.string().required(),
+        // A family's plan is one of the names models/family.ts knows: a plan of another name could never be used.
+        name: Joi.string().required().valid(Joi.in('$familyPlanNames'))
+            .messages({ 'any.only': '"{#value}" is not a plan a family can be on; those are {$familyPlanNames}' }),
         label: Joi.string().required(),
         api_access: Joi.boolean().required(),
         // Upgrading must actually give API access.
@@ -82,7 +84,12 @@ export const plansSchema = Joi.object({
         storage_quota_bytes: Joi.number().integer().min(0),
         // Absent: the plan offers no webhooks.
         webhook_endpoints: Joi.number().integer().min(0)
-    }).and('max_upload_bytes', 'storage_quota_bytes')).min(1).required()
+    }).and('max_upload_bytes', 'storage_quota_bytes')).min(1).required().custom((list: { name: string }[], helpers) => {
+
+        // Families are on these plans: a reload that dropped one would leave their keys without a plan.
+        const missing = (helpers.prefs.context as PlansContext).familyPlanNames.filter((name) => !list.some((plan) => plan.name === name));
+        return missing.length === 0 ? list : helpers.error('plans.missing', { missing: missing.join(', ') });
+    }).messages({ 'plans.missing': 'must list every plan a family can be on; missing: {#missing}' })
 });
 
 const declaredOperation = Joi.string().valid(Joi.in('/operations', { adjust: (operations) => namesIn(operations) }))
@@ -241,8 +248,9 @@ export const gatewaySchema = Joi.object({
             name: Joi.string().required().valid(Joi.in('$knownPolicyNames'))
                 .messages({ 'any.only': '"{#value}" is not a known policy (known: {$knownPolicyNames})' }),
             enabled: Joi.boolean().default(true),
-            // Any keys: each policy validates its own config when the gateway builds the chain.
-            config: Joi.object().unknown().default({})
+            // Kong's shape has room for settings, but no policy takes any yet (limits live in rate-limits.yaml):
+            // a key here would be ignored, so it is refused like any other unknown key.
+            config: Joi.object({}).default({})
         })).required()
     })).min(1).required()
 });

@@ -40,11 +40,18 @@ export function command<const O extends OptionsConfig, const R extends keyof O &
 
             let parsed;
             try {
-                parsed = parseArgs({ args: argv, options: spec.options as OptionsConfig, strict: true, allowPositionals: true });
+                parsed = parseArgs({ args: argv, options: spec.options as OptionsConfig, strict: true, allowPositionals: true, tokens: true });
             }
             catch (error) {
-                // parseArgs explains how to pass a positional starting with `-`: more than an operator needs.
-                throw new UsageError((error as Error).message.split('. ')[0], spec.usage);
+                // parseArgs goes on, over several lines, to explain how to pass a value starting with `-`: more than an operator needs.
+                throw new UsageError((error as Error).message.split(/\.\s/)[0], spec.usage);
+            }
+
+            // parseArgs keeps the last of a repeated option: `--family A … --family B` would quietly act on B. (A flag
+            // given twice, `--json --json`, means what it means once.)
+            const repeated = repeatedOption(parsed.tokens);
+            if (repeated) {
+                throw new UsageError(`--${repeated} is given more than once`, spec.usage);
             }
 
             const expected = spec.positionals ?? [];
@@ -64,6 +71,23 @@ export function command<const O extends OptionsConfig, const R extends keyof O &
             await spec.run({ values: parsed.values as Values<O, R>, positionals: parsed.positionals });
         }
     };
+}
+
+/** The first option with a value given twice on a command line, if any. */
+function repeatedOption(tokens: readonly { kind: string; name?: string; value?: string }[]): string | undefined {
+
+    const seen = new Set<string>();
+    for (const token of tokens) {
+        if (token.kind === 'option' && token.value !== undefined) {
+            if (seen.has(token.name!)) {
+                return token.name;
+            }
+
+            seen.add(token.name!);
+        }
+    }
+
+    return undefined;
 }
 
 /** Commands under one name (`key create`, `key revoke`), chosen by the first argument. */

@@ -5,7 +5,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
 import { projectRoot } from '../../lib/config';
-import { copyPolicies } from '../helpers/server';
+import { copyPolicies, scratchDirectory } from '../helpers/server';
 import { cliEnvironment, runCli, runCliJson } from './run';
 
 export const lab = Lab.script();
@@ -76,5 +76,43 @@ describe('family-records policy check', () => {
 
         expect(outcome.exitCode).to.equal(1);
         expect(outcome.stderr).to.equal(`error: ${gatewayConfig}: route_groups[0].auth.scheme: "apikey" is not a known auth scheme (known: api-key)\n`);
+    });
+});
+
+describe('family-records policy check, against the routes as start-up checks them', () => {
+
+    it('fails on a route group the routes do not use, as start-up would', async () => {
+
+        const gatewayConfig = editedGatewayConfig('name: family-api', 'name: records-api');
+
+        const outcome = await runCli(['policy', 'check', '--json'], cliEnvironment({ GATEWAY_CONFIG: gatewayConfig }));
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stdout).to.equal('');
+        expect(outcome.stderr).to.equal(`error: ${gatewayConfig}: the service would not start with it: Unknown authentication strategy family-api in /api/v1/trees\n`);
+    });
+
+    it('fails on a public path removed, which would leave the API reference under the group\'s auth', async () => {
+
+        const gatewayConfig = editedGatewayConfig('public_paths: [/api/v1/openapi.json]', 'public_paths: []');
+
+        const outcome = await runCli(['policy', 'check'], cliEnvironment({ GATEWAY_CONFIG: gatewayConfig }));
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stderr).to.startWith(`error: ${gatewayConfig}: the service would not start with it: Gateway configuration: GET /api/v1/openapi.json lies under route group "family-api"`);
+    });
+});
+
+describe('a command that cannot start the service', () => {
+
+    it('exits with its error instead of hanging on what start-up left open', async () => {
+
+        const gatewayConfig = editedGatewayConfig('paths: [/api/v1]', 'paths: [/api/v2]');
+
+        const outcome = await runCli(['migrate'], cliEnvironment({ DATA_DIR: scratchDirectory(), GATEWAY_CONFIG: gatewayConfig }));
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stdout).to.equal('');
+        expect(outcome.stderr).to.startWith('error: API reference: POST /api/v1/documents declares plugins.docs outside the gateway\'s route groups');
     });
 });

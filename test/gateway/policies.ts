@@ -137,6 +137,16 @@ describe('loadPolicies()', () => {
         expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'scopes.yaml')}: file not found`);
     });
 
+    it('says a file is empty, rather than what type it is not', () => {
+
+        for (const text of ['', '\n', '# rate limits: nothing yet\n']) {
+            const dir = copyOfShipped();
+            Fs.writeFileSync(Path.join(dir, 'rate-limits.yaml'), text);
+
+            expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'rate-limits.yaml')}: the file is empty (a policy file starts with _format_version: "1.0")`);
+        }
+    });
+
     it('rejects a plan whose rate limit is not a preset', () => {
 
         const dir = copyOfShipped();
@@ -151,6 +161,27 @@ describe('loadPolicies()', () => {
         editPolicyFile(dir, 'plans.yaml', 'upgrade_to: family', 'upgrade_to: lite');
 
         expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: plans[0].upgrade_to: "lite" is not a plan with api_access: true`);
+    });
+
+    it('rejects plans.yaml without a plan families can be on', () => {
+
+        const dir = copyOfShipped();
+        const plans = Path.join(dir, 'plans.yaml');
+        const text = Fs.readFileSync(plans, 'utf8');
+        Fs.writeFileSync(plans, text.slice(0, text.indexOf('  - name: max')) + text.slice(text.indexOf('  - name: lifetime')));
+
+        expect(policyLoadError(dir).message).to.equal(`${plans}: plans: must list every plan a family can be on; missing: max`);
+    });
+
+    it('rejects a plan no family can be on', () => {
+
+        const dir = copyOfShipped();
+        editPolicyFile(dir, 'plans.yaml', 'name: lifetime', 'name: lifetme');
+
+        expect(policyLoadError(dir).message).to.equal([
+            `${Path.join(dir, 'plans.yaml')}: plans[3].name: "lifetme" is not a plan a family can be on; those are [lite, family, max, lifetime]`,
+            `${Path.join(dir, 'plans.yaml')}: plans: must list every plan a family can be on; missing: lifetime`
+        ].join('\n'));
     });
 
     it('rejects a query parameter mapped to an undeclared operation', () => {
@@ -286,6 +317,15 @@ describe('loadGatewayConfig()', () => {
         expect(() => loadGatewayConfig(Path.join(dir, 'gateway.yaml'), KNOWN_POLICIES)).to.throw(PolicyError,
             `${Path.join(dir, 'gateway.yaml')}: route_groups[0].paths[0]: "api/v1" must start with "/"`);
     });
+
+    it('rejects a setting no policy reads, rather than ignoring it', () => {
+
+        const dir = copyOfShipped(['gateway.yaml'], gatewayDir);
+        editPolicyFile(dir, 'gateway.yaml', '- name: rate-limit', '- name: rate-limit\n        config: { per_minute: 5 }');
+
+        expect(() => loadGatewayConfig(Path.join(dir, 'gateway.yaml'), KNOWN_POLICIES)).to.throw(PolicyError,
+            `${Path.join(dir, 'gateway.yaml')}: route_groups[0].policies[2].config.per_minute: is not allowed`);
+    });
 });
 
 describe('PolicyStore', () => {
@@ -358,6 +398,93 @@ describe('PolicyStore', () => {
             await reloaded;
             expect(store.current().plans.get('max')!.label).to.equal(label);
         }
+    });
+
+    it('follows a policies directory that is a symlink switched to another directory', async () => {
+
+        const release = (label: string) => {
+
+            const dir = copyOfShipped();
+            editPolicyFile(dir, 'plans.yaml', 'label: Max', `label: ${label}`);
+            return dir;
+        };
+
+        const link = Path.join(copyOfShipped([]), 'current');
+        Fs.symlinkSync(release('Max One'), link);
+        const store = open(link, new RecordingLog());
+        store.watch();
+
+        const reloaded = nextEvent(store, 'reloaded', 3000);
+        // As a deployment switches releases: a new symlink renamed over the old one.
+        Fs.symlinkSync(release('Max Two'), `${link}.next`);
+        Fs.renameSync(`${link}.next`, link);
+
+        await reloaded;
+        expect(store.current().plans.get('max')!.label).to.equal('Max Two');
+    });
+
+    it('follows a Kubernetes ConfigMap update (files are symlinks through a switched ..data)', async () => {
+
+        const mount = copyOfShipped([]);
+        const version = (name: string, label: string) => {
+
+            const dir = Path.join(mount, name);
+            Fs.cpSync(copyOfShipped(), dir, { recursive: true });
+            editPolicyFile(dir, 'plans.yaml', 'label: Max', `label: ${label}`);
+        };
+
+        version('..v1', 'Max One');
+        Fs.symlinkSync('..v1', Path.join(mount, '..data'));
+        for (const file of POLICY_FILE_NAMES) {
+            Fs.symlinkSync(Path.join('..data', file), Path.join(mount, file));
+        }
+
+        const store = open(mount, new RecordingLog());
+        store.watch();
+
+        const reloaded = nextEvent(store, 'reloaded', 3000);
+        version('..v2', 'Max Two');
+        Fs.symlinkSync('..v2', Path.join(mount, '..data_tmp'));
+        Fs.renameSync(Path.join(mount, '..data_tmp'), Path.join(mount, '..data'));
+
+        await reloaded;
+        expect(store.current().plans.get('max')!.label).to.equal('Max Two');
+    });
+
+    it('keeps following edits after the directory is deleted and created again', async () => {
+
+        const dir = copyOfShipped();
+        const log = new RecordingLog();
+        const store = open(dir, log);
+        store.watch();
+
+        const replaced = copyOfShipped();
+        editPolicyFile(replaced, 'plans.yaml', 'label: Max', 'label: Max One');
+        Fs.rmSync(dir, { recursive: true });
+        Fs.cpSync(replaced, dir, { recursive: true });
+        await nextEvent(store, 'reloaded', 3000);
+        expect(store.current().plans.get('max')!.label).to.equal('Max One');
+
+        const reloaded = nextEvent(store, 'reloaded', 3000);
+        editPolicyFile(dir, 'plans.yaml', 'label: Max One', 'label: Max Two');
+        await reloaded;
+        expect(store.current().plans.get('max')!.label).to.equal('Max Two');
+    });
+
+    it('reloads an edit once, and not at all for a file saved unchanged', async () => {
+
+        const dir = copyOfShipped();
+        const log = new RecordingLog();
+        const store = open(dir, log);
+        store.watch();
+
+        editPolicyFile(dir, 'plans.yaml', 'label: Max', 'label: Max One');
+        await nextEvent(store, 'reloaded', 3000);
+        editPolicyFile(dir, 'plans.yaml', 'label: Max One', 'label: Max One');
+        // Longer than a poll and the debounce: both the watch and the poll have reported by now.
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+
+        expect(log.entries).to.equal([{ tags: ['policy', 'info'], message: 'policies reloaded' }]);
     });
 
     it('keeps the last good policies on an invalid edit and logs why', async () => {
