@@ -185,7 +185,7 @@ async function registerPlugins(server: Server, services: Services, master: Buffe
                 policyStore
             }
         },
-        { plugin: streamPlugin, options: { models, changeBus, authEpoch, policies: () => policyStore.current(), log } },
+        { plugin: streamPlugin, options: { models, changeBus, authEpoch, policyStore, log } },
         // Generates the reference from every route at start-up, so it may come in any order.
         { plugin: docsPlugin, options: { gateway: gatewayConfig, policyStore, publicBaseUrl: config.publicBaseUrl, log } },
         // Provides the `site-session` auth strategy and CSRF protection: before any plugin whose routes use them.

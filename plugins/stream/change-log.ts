@@ -41,10 +41,16 @@ export class ChangeLogReader {
         /*
          * After a reset the stream goes on from the family's latest event, as a new stream does, not from the
          * newest of all: on PostgreSQL a write of this family may hold an id below the newest, drawn but not yet
-         * committed, and the stream must still send it. The reset's own id is the newest of all, which a
-         * reconnection can resume after even once the family's older events are gone.
+         * committed, and the stream must still send it, as must a reconnection resuming after the reset's id.
+         * So that id is the family's latest too; for a family with no event left, the newest of all, which a
+         * reconnection can resume after (the family's own events are serialised: none can be committing below
+         * it unless its first write in the retention window is committing right now).
          */
-        const reset = async (reason: 'expired' | 'unknown', message: string): Promise<ResumePoint> => ({ position: await this.latest(familyLongId), reset: { reason, message, id: newest } });
+        const reset = async (reason: 'expired' | 'unknown', message: string): Promise<ResumePoint> => {
+
+            const latest = await this.latest(familyLongId);
+            return { position: latest, reset: { reason, message, id: latest || newest } };
+        };
         if (lastEventId > newest) {
             return reset('unknown', `Event ${lastEventId} is not in the change log (is it from another deployment?): re-fetch the resources, then carry on from this event.`);
         }

@@ -2,6 +2,7 @@ import Boom from '@hapi/boom';
 
 import type { AuthEpoch } from '../../gateway/auth-epoch';
 import type { ApiKeyCredentials } from '../../gateway/credentials';
+import type { PolicyStore } from '../../gateway/policies/policy-store';
 import type { Reverify } from '../../gateway/reverify';
 import { effectiveResources } from '../../gateway/scopes';
 import type { ChangeBatch, ChangeBus } from '../../lib/change-bus';
@@ -12,6 +13,8 @@ import type { ChangeStream } from './change-stream';
 export interface StreamHubOptions {
     changeBus: ChangeBus;
     authEpoch: AuthEpoch;
+    /** A reload can take away what a key had (a plan's API access) without moving the auth epoch. */
+    policyStore: PolicyStore;
     reverify: Reverify;
     log: Log;
 }
@@ -41,8 +44,8 @@ function sameAccess(before: ApiKeyCredentials, now: ApiKeyCredentials): boolean 
 /**
  * The open streams of this instance, by family (to hand each change batch to its
  * family's streams only) and by key (the per-key cap; one check per key when the auth
- * epoch moves). It listens to the change bus and the auth epoch while any stream is
- * open, and stops when the last one closes.
+ * epoch moves or the policies are reloaded). It listens to the change bus, the auth epoch
+ * and policy reloads while any stream is open, and stops when the last one closes.
  */
 export class StreamHub {
     private readonly byFamily = new Map<string, Set<ChangeStream>>();
@@ -126,12 +129,19 @@ export class StreamHub {
 
         const stopChanges = await this.options.changeBus.subscribe((batch) => this.deliver(batch), () => this.catchUpAll());
         try {
-            return [stopChanges, await this.options.authEpoch.subscribe(() => void this.recheck())];
+            return [stopChanges, await this.options.authEpoch.subscribe(() => void this.recheck()), this.subscribeToPolicyReloads()];
         }
         catch (error) {
             stopChanges();
             throw error;
         }
+    }
+
+    private subscribeToPolicyReloads(): () => void {
+
+        const recheck = () => void this.recheck();
+        this.options.policyStore.on('reloaded', recheck);
+        return () => this.options.policyStore.off('reloaded', recheck);
     }
 
     private stopListening(): void {
@@ -155,7 +165,7 @@ export class StreamHub {
         }
     }
 
-    /** The auth epoch moved: every key with open streams is checked again (moves during a check start another). */
+    /** The auth epoch moved or the policies changed: every key with open streams is checked again (moves during a check start another). */
     private async recheck(): Promise<void> {
 
         if (this.rechecking) {

@@ -2,7 +2,7 @@ import type { Plugin } from '@hapi/hapi';
 import Joi from 'joi';
 
 import type { AuthEpoch } from '../../gateway/auth-epoch';
-import type { Policies } from '../../gateway/policies/types';
+import type { PolicyStore } from '../../gateway/policies/policy-store';
 import type { ChangeBus } from '../../lib/change-bus';
 import type { Log } from '../../lib/logger';
 import type { Models } from '../../models';
@@ -14,7 +14,8 @@ export interface StreamOptions {
     models: Models;
     changeBus: ChangeBus;
     authEpoch: AuthEpoch;
-    policies: () => Policies;
+    /** The policies in force (stream.yaml), and their reloads: a reload can take away what a key had. */
+    policyStore: PolicyStore;
     log: Log;
 }
 
@@ -22,7 +23,7 @@ const optionsSchema = Joi.object({
     models: Joi.object().required(),
     changeBus: Joi.object().required(),
     authEpoch: Joi.object().required(),
-    policies: Joi.function().required(),
+    policyStore: Joi.object().required(),
     log: Joi.function().required()
 });
 
@@ -66,6 +67,7 @@ export const streamPlugin: Plugin<StreamOptions> = {
         const hub = new StreamHub({
             changeBus: options.changeBus,
             authEpoch: options.authEpoch,
+            policyStore: options.policyStore,
             reverify: (request) => server.plugins.gateway.reverify(request),
             log: options.log
         });
@@ -73,7 +75,7 @@ export const streamPlugin: Plugin<StreamOptions> = {
         server.route({
             method: 'GET',
             path: streamPath,
-            handler: openStreamHandler({ hub, changeLog: new ChangeLogReader(options.models), policies: options.policies, log: options.log }),
+            handler: openStreamHandler({ hub, changeLog: new ChangeLogReader(options.models), policies: () => options.policyStore.current(), log: options.log }),
             options: {
                 auth: 'family-api',
                 // `all`: the stream carries every resource in the key's scope, as GET /api/v1/all does.

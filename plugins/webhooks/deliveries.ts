@@ -91,6 +91,17 @@ async function endpointToAttempt(context: WebhooksContext, familyLongId: string,
     return endpoint;
 }
 
+/** The delivery as an attempt left it; gone when its endpoint was removed while the attempt was under way. */
+async function deliveryAfterAttempt(context: WebhooksContext, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
+
+    const delivery = await context.models.WebhookDelivery.findByPk(deliveryId);
+    if (!delivery) {
+        throw new ServiceError('not_found', `No webhook endpoint ${endpointId}: it was removed while the attempt was under way.`, 404);
+    }
+
+    return delivery;
+}
+
 /**
  * Sends one delivery again now, with the same delivery id, and reports how it went. It
  * changes the delivery's status only when it succeeds; it schedules no retries of its own.
@@ -106,7 +117,7 @@ export async function redeliver(context: WebhooksContext, familyLongId: string, 
 
     const outcome = await attemptDelivery(context, claimed, endpoint, 'redeliver');
     await recordOutcomes(context, [outcome]);
-    return { outcome, delivery: (await context.models.WebhookDelivery.findByPk(deliveryId))! };
+    return { outcome, delivery: await deliveryAfterAttempt(context, endpointId, deliveryId) };
 }
 
 /**
@@ -134,5 +145,5 @@ export async function ping(context: WebhooksContext, familyLongId: string, endpo
     const claimed = { ...delivery.get({ plain: true }), lock_token: delivery.lock_token! };
     const outcome = await attemptDelivery(context, claimed, endpoint, 'ping');
     await recordOutcomes(context, [outcome]);
-    return { outcome, delivery: await delivery.reload() };
+    return { outcome, delivery: await deliveryAfterAttempt(context, endpoint.id, delivery.id) };
 }

@@ -27,6 +27,7 @@ const deliveryParams = Joi.object({ id, deliveryId: id });
 const resources = Joi.array().items(Joi.string().max(32)).min(1).max(32);
 const description = storableText(Joi.string().max(500)).allow('', null);
 const url = storableText(Joi.string().max(2048));
+const disableReason = storableText(Joi.string().trim().min(1).max(500));
 
 function manager(request: Request): SignedInManager['user'] {
 
@@ -132,7 +133,7 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
         {
             method: 'POST',
             path: '/manage/webhooks/{id}/disable',
-            options: { ...managerRoute, validate: { params: endpointParams, payload: Joi.object({ reason: Joi.string().trim().min(1).max(500) }).allow(null) } },
+            options: { ...managerRoute, validate: { params: endpointParams, payload: Joi.object({ reason: disableReason }).allow(null) } },
             handler: async (request) => {
 
                 const reason = (request.payload as { reason?: string } | null)?.reason;

@@ -1,3 +1,6 @@
+import Fs from 'fs';
+import Path from 'path';
+
 import type { Server } from '@hapi/hapi';
 import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
@@ -6,7 +9,7 @@ import { changeApiKeyScopes, revokeApiKey } from '../../../lib/accounts/api-keys
 import { changePlan, disableApi, suspendFamily } from '../../../lib/accounts/families';
 import { streamPath } from '../../../plugins/stream';
 import { anotherKey, expectSuccess, injectWithKey, newPerson } from '../../gateway/requests';
-import { familyWithKey, testServer } from '../../helpers/server';
+import { copyPolicies, familyWithKey, testServer } from '../../helpers/server';
 import { listeningServer, openedStream, RawStream, streamSuiteTitle, until } from './client';
 
 export const lab = Lab.script();
@@ -87,6 +90,27 @@ describe(streamSuiteTitle('closing'), () => {
         expect((await closedWith(second)).code).to.equal('credentials_changed');
     });
 
+    it('closes the stream when a policy edit takes its plan\'s API access away, as a new request would be refused', async () => {
+
+        const policiesDir = copyPolicies();
+        const edited = await listeningServer({ policiesDir });
+        try {
+            const family = await familyWithKey(edited);
+            const stream = await openedStream(edited, family);
+            const plans = Path.join(policiesDir, 'plans.yaml');
+            Fs.writeFileSync(plans, Fs.readFileSync(plans, 'utf8')
+                .replace('upgrade_to: family', 'upgrade_to: max')
+                .replace(/(name: family\n\s+label: Family\n\s+)api_access: true/, '$1api_access: false\n    upgrade_to: max'));
+            expect(edited.app.services.policyStore.reload()).to.be.true();
+
+            expect((await family.inject('GET', '/api/v1/persons')).result).to.include({ code: 'plan_not_eligible' });
+            expect((await closedWith(stream)).code).to.equal('plan_not_eligible');
+        }
+        finally {
+            await edited.stop({ timeout: 1000 });
+        }
+    });
+
     it('keeps the stream open when another key of the family is revoked', async () => {
 
         const family = await familyWithKey(server);
@@ -146,9 +170,10 @@ describe(streamSuiteTitle('closing'), () => {
 
     it('lets go of everything when the client disconnects', async () => {
 
-        const { changeBus } = server.app.services;
+        const { changeBus, policyStore } = server.app.services;
         await until(() => server.plugins.stream.openStreams() === 0, 'earlier tests\' streams to close');
         const baseline = changeBus.listenerCount();
+        const reloadListeners = policyStore.listenerCount('reloaded');
         const family = await familyWithKey(server);
         const streams = [await openedStream(server, family), await openedStream(server, family)];
         expect(server.plugins.stream.openStreams()).to.equal(2);
@@ -156,6 +181,7 @@ describe(streamSuiteTitle('closing'), () => {
 
         streams.forEach((stream) => stream.close());
         await until(() => server.plugins.stream.openStreams() === 0 && changeBus.listenerCount() === baseline, 'the streams to be released');
+        expect(policyStore.listenerCount('reloaded')).to.equal(reloadListeners);
 
         // Writing on after the client left costs nothing and fails nothing.
         expectSuccess(await family.inject('POST', '/api/v1/persons', newPerson), 201);

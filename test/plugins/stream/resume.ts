@@ -200,11 +200,12 @@ describe(streamSuiteTitle('resuming'), () => {
     });
 
     // SQLite has one writer at a time: another family's write could not commit while this one is open.
-    it('after a reset, still sends the family\'s event whose id was drawn before the newest but committed after the reset', { skip: testVariant !== 'postgres' }, async () => {
+    it('after a reset, still sends the family\'s event whose id was drawn before the newest but committed after the reset, also to a reconnection', { skip: testVariant !== 'postgres' }, async () => {
 
         const family = await familyWithKey(server);
         const other = await familyWithKey(server);
         const { models, changeBus, sequelize } = server.app.services;
+        const own = await createPerson(family);
 
         const slowWrite = await sequelize.transaction();
         const changeLog = await openFamilyChangeLog({ models, changeBus, familyLongId: family.familyLongId }, slowWrite);
@@ -213,13 +214,17 @@ describe(streamSuiteTitle('resuming'), () => {
 
         const stream = await opened(family, { headers: { 'last-event-id': String(newest + 1_000_000) } });
         const reset = await stream.eventNamed('reset');
-        expect(Number(reset.id)).to.equal(newest);
+        // The family's latest: a client that reconnects with it misses nothing of the family's.
+        expect(Number(reset.id)).to.equal(own);
+        const reconnected = await opened(family, { headers: { 'last-event-id': reset.id! } });
 
         await slowWrite.commit();
-        await until(() => stream.changes.length === 1, 'the event committed after the reset');
-        expect(stream.changes[0].data.record_id).to.equal('per_slowwrite');
-        expect(Number(stream.changes[0].id)).to.be.below(newest);
-        stream.close();
+        for (const resumed of [stream, reconnected]) {
+            await until(() => resumed.changes.length === 1, 'the event committed after the reset');
+            expect(resumed.changes[0].data.record_id).to.equal('per_slowwrite');
+            expect(Number(resumed.changes[0].id)).to.be.below(newest);
+            resumed.close();
+        }
     });
 
     it('refuses a Last-Event-ID that is not an event id', async () => {

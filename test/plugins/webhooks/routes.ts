@@ -105,6 +105,24 @@ describe('/manage/webhooks JSON routes', () => {
         expect(detail.data.attempt_log.map((attempt: any) => [attempt.attempt, attempt.trigger, attempt.status_code])).to.equal([[1, 'queue', 204], [2, 'redeliver', 204]]);
     });
 
+    it('answers 404, not 500, when the endpoint is removed while its test event or redelivery is under way', async () => {
+
+        const { family, client } = await manager();
+        const newEndpoint = async () => (await json(client, 'POST', '/manage/webhooks', { url: receiver.url(), resources: ['persons'] }) as any).result.data.id as string;
+        const [pinged, redelivered] = [await newEndpoint(), await newEndpoint()];
+        await createPerson(family);
+        const deliveryOf = async (endpointId: string) => ((await json(client, 'GET', `/manage/webhooks/${endpointId}/deliveries`)).result as any).data[0];
+        const delivery = await eventually(async () => (await deliveryOf(pinged))?.status === 'delivered' && (await deliveryOf(redelivered))?.status === 'delivered' && deliveryOf(redelivered));
+
+        for (const [endpointId, path] of [[pinged, 'ping'], [redelivered, `deliveries/${delivery.id}/redeliver`]]) {
+            // The receiver answers once a manager (in another tab, say) has removed the endpoint.
+            receiver.respondWith((response) => void json(client, 'DELETE', `/manage/webhooks/${endpointId}`).then((removed) => response.writeHead(removed.statusCode === 200 ? 204 : 500).end()));
+            const attempt = await json(client, 'POST', `/manage/webhooks/${endpointId}/${path}`);
+            expect(attempt.statusCode, path).to.equal(404);
+            expect(attempt.result).to.include({ code: 'not_found', message: `No webhook endpoint ${endpointId}: it was removed while the attempt was under way.` });
+        }
+    });
+
     it('sends no test event or redelivery while the family\'s deliveries are held back', async () => {
 
         const { family, client } = await manager();
@@ -155,6 +173,16 @@ describe('/manage/webhooks JSON routes', () => {
             expect(unstorable.statusCode, JSON.stringify(payload)).to.equal(400);
             expect(unstorable.result).to.include({ code: 'invalid_request' });
         }
+
+        // A disabling reason is kept and shown too: refused, not changed (SQLite kept U+FFFD for the surrogate, PostgreSQL failed on NUL).
+        const endpoint = (await json(client, 'POST', '/manage/webhooks', { url: receiver.url(), resources: ['persons'] }) as any).result.data;
+        for (const reason of ['spam\u0000', '\ud83d']) {
+            const unstorable = await json(client, 'POST', `/manage/webhooks/${endpoint.id}/disable`, { reason });
+            expect(unstorable.statusCode, JSON.stringify(reason)).to.equal(400);
+            expect(unstorable.result).to.include({ code: 'invalid_request' });
+        }
+
+        expect((await json(client, 'GET', `/manage/webhooks/${endpoint.id}`) as any).result.data.active).to.be.true();
 
         const unknown = await json(client, 'GET', '/manage/webhooks/whe_00000000000000000000');
         expect(unknown.statusCode).to.equal(404);
