@@ -8,7 +8,9 @@ import { recordIdSchema } from './record-ids';
 function isRealDate(text: string): boolean {
 
     const [year, month = 1, day = 1] = text.split('-').map(Number);
-    const date = new Date(Date.UTC(year, month - 1, day));
+    // Not Date.UTC(), which reads the years 0 to 99 as 1900 to 1999 (year 79 became 1979).
+    const date = new Date(0);
+    date.setUTCFullYear(year, month - 1, day);
     return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 

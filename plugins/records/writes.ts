@@ -1,11 +1,12 @@
-import type { Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 
 import { openFamilyChangeLog, type ChangeBus, type FamilyChangeLog } from '../../lib/change-bus';
 import { apiError } from '../../lib/errors';
 import { recordId } from '../../lib/ids';
 import type { Models } from '../../models';
 import type { ResourceRecord } from '../../models/resource-record';
-import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
+import { resourceNames, resources, type ResourceDeclaration } from '../../models/resources';
+import { assertPersonLinks, type PersonLinks } from './person-links';
 import { recordNotFound } from './record-ids';
 
 export type RunInTransaction = <T>(work: (transaction: Transaction) => Promise<T>) => Promise<T>;
@@ -38,6 +39,15 @@ async function assertReferencesExist(context: WriteContext, resource: ResourceDe
     }
 }
 
+/** Every reference must exist; a person's links must also make a family (person-links.ts). */
+async function assertValidReferences(context: WriteContext, resource: ResourceDeclaration, values: Record<string, unknown>, changes: Record<string, unknown>, transaction: Transaction, ownId?: string): Promise<void> {
+
+    await assertReferencesExist(context, resource, changes, transaction, ownId);
+    if (resource.name === 'persons') {
+        await assertPersonLinks(context.models, context.familyLongId, values as PersonLinks, changes as PersonLinks, transaction, ownId);
+    }
+}
+
 function findOwnRecord(context: WriteContext, resource: ResourceDeclaration, id: string, transaction: Transaction): Promise<ResourceRecord | null> {
 
     return context.models.records[resource.name].findOne({
@@ -61,7 +71,7 @@ export function createRecord(context: WriteContext, resource: ResourceDeclaratio
 
         const changeLog = await openFamilyChangeLog(context, transaction);
         await options.beforeCreate?.(transaction);
-        await assertReferencesExist(context, resource, values, transaction);
+        await assertValidReferences(context, resource, values, values, transaction);
         const record = await context.models.records[resource.name].create({
             ...values,
             ...options.serverValues,
@@ -85,7 +95,7 @@ export function updateRecord(context: WriteContext, resource: ResourceDeclaratio
             throw recordNotFound(resource, id);
         }
 
-        await assertReferencesExist(context, resource, changes, transaction, id);
+        await assertValidReferences(context, resource, { ...record.get({ plain: true }), ...changes }, changes, transaction, id);
         record.set({ ...changes, revision: record.revision + 1 });
         await record.save({ transaction });
         await changeLog.record({ resource: resource.name, action: 'updated', record_id: record.id, revision: record.revision });
@@ -93,21 +103,24 @@ export function updateRecord(context: WriteContext, resource: ResourceDeclaratio
     });
 }
 
-/** Records of other resources that point at a deleted record lose the reference, as an update of their own. */
+/**
+ * Records that point at a deleted record lose the reference, each as one update of its own
+ * (one revision, one event), however many of its fields named the deleted record.
+ */
 async function clearReferencesTo(context: WriteContext, deleted: ResourceDeclaration, id: string, transaction: Transaction, changeLog: FamilyChangeLog): Promise<void> {
 
     for (const name of resourceNames) {
-        for (const [field, declaration] of Object.entries(resources[name].fields)) {
-            if (declaration.type !== 'reference' || declaration.references !== deleted.name) {
-                continue;
-            }
+        const fields = Object.entries(resources[name].fields).filter(([, declaration]) => declaration.type === 'reference' && declaration.references === deleted.name).map(([field]) => field);
+        if (fields.length === 0) {
+            continue;
+        }
 
-            const referring = await context.models.records[name as ResourceName].findAll({ where: { family_long_id: context.familyLongId, [field]: id }, transaction });
-            for (const record of referring) {
-                record.set({ [field]: null, revision: record.revision + 1 });
-                await record.save({ transaction });
-                await changeLog.record({ resource: name, action: 'updated', record_id: record.id, revision: record.revision });
-            }
+        const referring = await context.models.records[name].findAll({ where: { family_long_id: context.familyLongId, [Op.or]: fields.map((field) => ({ [field]: id })) }, transaction });
+        for (const record of referring) {
+            const cleared = Object.fromEntries(fields.filter((field) => record.get(field) === id).map((field) => [field, null]));
+            record.set({ ...cleared, revision: record.revision + 1 });
+            await record.save({ transaction });
+            await changeLog.record({ resource: name, action: 'updated', record_id: record.id, revision: record.revision });
         }
     }
 }

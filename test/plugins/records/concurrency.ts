@@ -66,6 +66,24 @@ describe('records API v1: concurrent writes', () => {
         await expectNoLostUpdate(family, id, await updateAtOnce(family, id, [server, secondInstance]));
     });
 
+    it('settles a delete racing an update of the record: the update comes first, or finds no record', async () => {
+
+        const family = await familyWithKey(server);
+        for (let round = 0; round < 5; ++round) {
+            const id = dataOf(await family.inject('POST', '/api/v1/persons', createBody('persons')), 201).id;
+            const [update, removal] = await Promise.all([
+                family.inject('PATCH', `/api/v1/persons/${id}`, { notes: 'late' }),
+                secondInstance.inject({ method: 'DELETE', url: `/api/v1/persons/${id}`, headers: { authorization: `Bearer ${family.key}` } })
+            ]);
+
+            expect(removal.statusCode).to.equal(200);
+            expect([200, 404]).to.include(update.statusCode);
+            const expected = update.statusCode === 200 ? [['created', 1], ['updated', 2], ['deleted', 3]] : [['created', 1], ['deleted', 2]];
+            const events = await server.app.services.models.ChangeEvent.findAll({ where: { record_id: id }, order: [['id', 'ASC']] });
+            expect(events.map((event): unknown[] => [event.action, event.revision])).to.equal(expected);
+        }
+    });
+
     it(`creates ${writers} records at once, each with its own id and event`, async () => {
 
         const family = await familyWithKey(server);

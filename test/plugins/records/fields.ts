@@ -58,7 +58,8 @@ describe('records API v1: field values', () => {
 
         it('accepts partial dates YYYY, YYYY-MM and YYYY-MM-DD', async () => {
 
-            for (const date of ['1815', '1815-12', '1815-12-10', '2024-02-29']) {
+            // Years below 100 too (Date.UTC() took 0079 for 1979); 0004 and 0000 were leap years, 0100 was not.
+            for (const date of ['1815', '1815-12', '1815-12-10', '2024-02-29', '0079', '0079-08-24', '0004-02-29', '0000-02-29', '0001-01-01']) {
                 const created = dataOf(await createPerson({ birth_date: date, death_date: date }), 201);
                 expect(created).to.include({ birth_date: date, death_date: date });
                 expect(dataOf(await family.inject('PATCH', `/api/v1/persons/${created.id}`, { death_date: '1852' })).death_date).to.equal('1852');
@@ -68,7 +69,7 @@ describe('records API v1: field values', () => {
         it('refuses dates that are not real calendar dates or not in the format', async () => {
 
             const person = dataOf(await createPerson({}), 201);
-            for (const date of ['2023-02-30', '2023-02-29', '1815-13', '1815-00', '1815-12-32', '1815-12-00', '15', '1815-1', '1815/12/10', '10-12-1815', '1815-12-10T00:00:00Z', 1815]) {
+            for (const date of ['2023-02-30', '2023-02-29', '0079-02-29', '0100-02-29', '0099-13', '1815-13', '1815-00', '1815-12-32', '1815-12-00', '15', '1815-1', '1815/12/10', '10-12-1815', '1815-12-10T00:00:00Z', 1815]) {
                 expectError(await createPerson({ birth_date: date }), 400, 'invalid_request', 'birth_date');
                 expectError(await family.inject('PATCH', `/api/v1/persons/${person.id}`, { death_date: date }), 400, 'invalid_request', 'death_date');
             }
@@ -137,6 +138,7 @@ describe('records API v1: field values', () => {
         it('takes full dates only for occurred_on', async () => {
 
             expect(dataOf(await createFinance({ occurred_on: '2024-02-29' }), 201).occurred_on).to.equal('2024-02-29');
+            expect(dataOf(await createFinance({ occurred_on: '0050-06-30' }), 201).occurred_on).to.equal('0050-06-30');
             for (const date of ['2024', '2024-02', '2023-02-29']) {
                 expectError(await createFinance({ occurred_on: date }), 400, 'invalid_request', 'occurred_on');
             }

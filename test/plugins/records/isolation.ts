@@ -28,12 +28,17 @@ describe('records API v1: tenant isolation', () => {
         familyB = await familyWithKey(server);
 
         const treeOfA = await insertRecord(server, familyA.familyLongId, 'trees', { name: 'Tree of A' });
-        const personOfA = await insertRecord(server, familyA.familyLongId, 'persons', { first_name: 'Person', last_name: 'of A' });
+        // One person per link: a person's parents and spouse are different persons (person-links.ts).
+        const personsOfA: string[] = [];
+        for (const first_name of ['Parent', 'Other parent', 'Spouse']) {
+            personsOfA.push(await insertRecord(server, familyA.familyLongId, 'persons', { first_name, last_name: 'of A' }));
+        }
+
         for (const name of resourceNames) {
             const searchable = fieldNamesWhere(resources[name], (field) => field.searchable && field.required)[0];
             const references = Object.fromEntries(Object.entries(resources[name].fields)
                 .filter(([, field]) => field.type === 'reference')
-                .map(([field, declared]) => [field, declared.references === 'trees' ? treeOfA : personOfA]));
+                .map(([field, declared], index) => [field, declared.references === 'trees' ? treeOfA : personsOfA[index % personsOfA.length]]));
 
             const id = await insertRecord(server, familyA.familyLongId, name, { ...storedValues(name), ...references, [searchable]: `${mark} ${name}` });
             recordsOfA[name] = dataOf(await familyA.inject('GET', `/api/v1/${name}/${id}`));
