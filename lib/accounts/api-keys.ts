@@ -18,9 +18,14 @@ export interface NewApiKey {
 
 function checkResources(resources: readonly string[], exposed: readonly string[]): void {
 
+    const choices = exposed.join(', ') || 'none: enable the API first';
+    if (resources.length === 0) {
+        throw new ServiceError('invalid_request', `A key needs at least one resource: choose among those the family exposes (${choices}).`);
+    }
+
     const outside = resources.filter((resource) => !exposed.includes(resource));
-    if (resources.length === 0 || outside.length > 0) {
-        throw new ServiceError('invalid_request', `A key's resources must be among those the family exposes (${exposed.join(', ') || 'none: enable the API first'})${outside.length ? `; not exposed: ${outside.join(', ')}` : ''}.`);
+    if (outside.length > 0) {
+        throw new ServiceError('invalid_request', `A key's resources must be among those the family exposes (${choices}); not exposed: ${outside.join(', ')}.`);
     }
 }
 
@@ -28,9 +33,13 @@ function checkOperations(context: AccountsContext, operations: readonly string[]
 
     const scopes = context.policies().scopes;
     const declared = scopes.operations.map((operation) => operation.name);
+    if (operations.length === 0) {
+        throw new ServiceError('invalid_request', `A key needs at least one operation: choose among ${declared.join(', ')}.`);
+    }
+
     const unknown = operations.filter((operation) => !declared.includes(operation));
-    if (operations.length === 0 || unknown.length > 0) {
-        throw new ServiceError('invalid_request', `Operations must be some of ${declared.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}.`);
+    if (unknown.length > 0) {
+        throw new ServiceError('invalid_request', `Operations must be some of ${declared.join(', ')} (unknown: ${unknown.join(', ')}).`);
     }
 
     const beyondLegacy = operations.filter((operation) => !scopes.legacy_key_operations.includes(operation));

@@ -23,8 +23,9 @@ export async function createUser(context: AccountsContext, input: NewUser): Prom
         throw new ServiceError('invalid_request', `"${input.email}" is not an email address.`);
     }
 
-    if (input.password.length < 10 || input.password.length > 72) {     // bcrypt reads at most 72 bytes
-        throw new ServiceError('invalid_request', 'A password is 10 to 72 characters.');
+    // bcrypt reads at most 72 bytes: beyond them, two passwords differing only there would both sign in.
+    if (input.password.length < 10 || Buffer.byteLength(input.password) > 72) {
+        throw new ServiceError('invalid_request', 'A password is 10 to 72 characters (72 bytes in UTF-8: fewer characters outside ASCII).');
     }
 
     const isSuperAdmin = input.role === 'super-admin';

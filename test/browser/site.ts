@@ -7,7 +7,8 @@ import type { Server } from '@hapi/hapi';
 import * as OTPAuth from 'otpauth';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-import { createFamily } from '../../lib/accounts/families';
+import { createFamily, suspendFamily } from '../../lib/accounts/families';
+import { createApiKey } from '../../lib/accounts/api-keys';
 import { projectRoot } from '../../lib/config';
 import { testServer } from '../helpers/server';
 import { siteAccount } from '../plugins/site/client';
@@ -194,6 +195,41 @@ describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () =
         await page.click('button:has-text("Sign in")');
         await page.waitForURL(`${base}/manage/apis/keys/new`);
         await page.waitForSelector('button:has-text("Create key")');
+        await page.context().close();
+    });
+
+    it('keeps pages within the window, wide and narrow, when what people typed is one long word', async () => {
+
+        const { accounts } = server.app.services;
+        const family = await createFamily(accounts, { name: 'Long words family', plan: 'family' });
+        // A short address leaves room beside it in the top bar, where the main navigation must not squeeze in.
+        const manager = await siteAccount(server, { role: 'manager', familyLongId: family.family_long_id, email: `lw-${Date.now() % 1000}@example.com` });
+        const page = await newPage();
+        await signIn(page, manager.email, manager.password);
+        await page.check('input[name="resources"][value="persons"]');
+        await page.click('button:has-text("Turn on API access")');
+        await page.waitForSelector('text=API access is on.');
+        const longWord = `<b>שלום</b>👨‍👩‍👧${'W'.repeat(80)}`;
+        await createApiKey(accounts, { familyLongId: family.family_long_id, name: longWord, resources: ['persons'], createdBy: manager.user.id });
+        await suspendFamily(accounts, family.family_long_id, `Reason${'R'.repeat(400)}`, 'test');
+
+        const pageWidth = () => page.evaluate('document.documentElement.scrollWidth');
+        for (const width of [1280, 375]) {
+            await page.setViewportSize({ width, height: 800 });
+            await page.goto(`${base}/manage/apis`);
+            expect(await pageWidth()).to.equal(width);
+            if (width === 1280) {
+                const revoke = await page.locator('a:has-text("Revoke")').first().boundingBox();        // the key's actions stay in sight
+                expect(revoke!.x + revoke!.width).to.be.at.most(width);
+            }
+            else {
+                const navigation = await page.locator('.mainnav').boundingBox();                      // a row of its own on a phone
+                expect(navigation!.width).to.equal(width - 2 * 24);
+            }
+
+            await screenshot(page, `manage-apis-long-words-${width}`);
+        }
+
         await page.context().close();
     });
 

@@ -47,6 +47,7 @@ export function familiesRoutes(context: SiteContext): ServerRoute[] {
                     title: 'All families · APIs & Connectors',
                     q,
                     sort,
+                    direction,
                     columns: columns.map((column) => {
 
                         const current = column.sort === sort;

@@ -19,9 +19,10 @@ export function adminKeyRoutes(context: SiteContext): ServerRoute[] {
 
     const { models } = context;
 
-    async function liveKey(request: Request): Promise<ApiKey> {
+    /** A live key of any family (or a revoked one too, when asked); an unknown id is a 404. */
+    async function familyKey(request: Request, options: { orRevoked?: boolean } = {}): Promise<ApiKey> {
 
-        const key = await models.ApiKey.findOne({ where: { id: request.params.id as string, revoked_at: null } });
+        const key = await models.ApiKey.findOne({ where: { id: request.params.id as string, ...(options.orRevoked ? {} : { revoked_at: null }) } });
         if (!key) {
             throw Boom.notFound();
         }
@@ -38,7 +39,7 @@ export function adminKeyRoutes(context: SiteContext): ServerRoute[] {
                 validate: keyId,
                 async handler(request, h) {
 
-                    const key = await liveKey(request);
+                    const key = await familyKey(request);
                     const [row] = await keyRows(models, context.policies().scopes, [key]);
                     return h.view('key-revoke', { title: 'Revoke API key', row, action: `/admin/apis/keys/${key.id}/revoke`, cancel: `/admin/apis/families/${key.family_long_id}` });
                 }
@@ -52,9 +53,13 @@ export function adminKeyRoutes(context: SiteContext): ServerRoute[] {
                 validate: keyId,
                 async handler(request, h) {
 
-                    const key = await liveKey(request);
-                    await revokeApiKey(context.accounts, key.id, siteUser(request).id);
-                    await audit(models, request, { action: 'api_key.revoke', familyLongId: key.family_long_id, target: key.id, detail: `“${key.name}”, by a super-admin` });
+                    // Sent twice (a double click, a second tab), the form finds the key revoked: done already, not a 404.
+                    const key = await familyKey(request, { orRevoked: true });
+                    if (!key.revoked_at) {
+                        await revokeApiKey(context.accounts, key.id, siteUser(request).id);
+                        await audit(models, request, { action: 'api_key.revoke', familyLongId: key.family_long_id, target: key.id, detail: `“${key.name}”, by a super-admin` });
+                    }
+
                     return h.redirect(withNotice(`/admin/apis/families/${key.family_long_id}`, 'key-revoked'));
                 }
             }

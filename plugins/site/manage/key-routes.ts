@@ -27,10 +27,10 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
 
     const { models } = context;
 
-    /** A live key of the manager's family; any other id, another family's included, is a 404. */
-    async function ownKey(request: Request): Promise<ApiKey> {
+    /** A live key of the manager's family (or a revoked one too, when asked); any other id, another family's included, is a 404. */
+    async function ownKey(request: Request, options: { orRevoked?: boolean } = {}): Promise<ApiKey> {
 
-        const key = await models.ApiKey.findOne({ where: { id: request.params.id as string, family_long_id: ownFamilyId(request), revoked_at: null } });
+        const key = await models.ApiKey.findOne({ where: { id: request.params.id as string, family_long_id: ownFamilyId(request), ...(options.orRevoked ? {} : { revoked_at: null }) } });
         if (!key) {
             throw Boom.notFound();
         }
@@ -146,9 +146,13 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
                 validate: keyId,
                 async handler(request, h) {
 
-                    const key = await ownKey(request);
-                    await revokeApiKey(context.accounts, key.id, siteUser(request).id);
-                    await audit(models, request, { action: 'api_key.revoke', familyLongId: key.family_long_id, target: key.id, detail: `“${key.name}”` });
+                    // Sent twice (a double click, a second tab), the form finds the key revoked: done already, not a 404.
+                    const key = await ownKey(request, { orRevoked: true });
+                    if (!key.revoked_at) {
+                        await revokeApiKey(context.accounts, key.id, siteUser(request).id);
+                        await audit(models, request, { action: 'api_key.revoke', familyLongId: key.family_long_id, target: key.id, detail: `“${key.name}”` });
+                    }
+
                     return h.redirect(withNotice('/manage/apis', 'key-revoked'));
                 }
             }

@@ -59,6 +59,10 @@ describe('Super-admin > APIs & Connectors', () => {
         const byName = await admin.get(`/admin/apis?q=${tag}&sort=name&direction=asc`);
         expect(byName.payload.indexOf(busy.familyLongId)).to.be.below(byName.payload.indexOf(quiet.familyLongId));
         expect(byName.payload).to.contain('aria-sort="ascending"');
+        expect(byName.payload).to.not.match(/<a [^>]*aria-sort/);             // on the column header only, as ARIA allows
+        // A new search keeps the order chosen, direction included.
+        expect(byName.payload).to.contain('<input type="hidden" name="sort" value="name">');
+        expect(byName.payload).to.contain('<input type="hidden" name="direction" value="asc">');
 
         const byId = await admin.get(`/admin/apis?q=${quiet.familyLongId.slice(4, 20)}`);
         expect(byId.payload).to.contain('1 family');
@@ -121,7 +125,12 @@ describe('Super-admin > APIs & Connectors', () => {
         const revoked = await admin.post(`/admin/apis/keys/${family.keyId}/revoke`);
         expect(revoked.headers.location).to.equal(`/admin/apis/families/${family.familyLongId}?notice=key-revoked`);
         expect((await family.inject('GET', '/api/v1/persons')).statusCode).to.equal(401);
-        expect((await admin.post(`/admin/apis/keys/${family.keyId}/revoke`)).statusCode).to.equal(404);
+        expect((await admin.get(`/admin/apis/keys/${family.keyId}/revoke`)).statusCode).to.equal(404);
+
+        // Sent again (a double click, a second tab): the same answer, and nothing more to record.
+        const again = await admin.post(`/admin/apis/keys/${family.keyId}/revoke`);
+        expect(again.headers.location).to.equal(`/admin/apis/families/${family.familyLongId}?notice=key-revoked`);
+        expect(await server.app.services.models.AuditEvent.count({ where: { target: family.keyId, action: 'api_key.revoke' } })).to.equal(1);
     });
 
     it('shows the audit log with who, what, when and from where, by family', async () => {
@@ -148,6 +157,12 @@ describe('Super-admin > APIs & Connectors', () => {
         expect((await admin.post(`/admin/apis/families/${family.familyLongId}/suspend`, { reason: 'Scraping\u0000' })).statusCode).to.equal(400);
         const stored = await server.app.services.models.Family.findByPk(family.familyLongId);
         expect(stored!.api_suspended_at).to.be.null();
+    });
+
+    it('lets a browser type no more into a filter than the server takes, so a long search is never a 400 page', async () => {
+
+        expect((await admin.get('/admin/apis')).payload).to.contain('name="q" value="" maxlength="200"');
+        expect((await admin.get('/admin/audit')).payload).to.contain('name="family" value="" maxlength="64"');
     });
 
     it('answers an unknown family with a 404 page', async () => {

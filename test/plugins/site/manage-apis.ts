@@ -113,6 +113,20 @@ describe('Manage > APIs & Connectors', () => {
         expect(response.payload).to.contain('name="operations" value="delete" checked');
     });
 
+    it('asks for at least one resource and one operation when a key form has none ticked, keeping the name', async () => {
+
+        const { client } = await managerOf();
+        await client.post('/manage/apis/enable', { resources: ['persons', 'trees'] });
+        const noResource = await client.post('/manage/apis/keys', { name: 'Sync tool', operations: ['read'] });
+        expect(noResource.statusCode).to.equal(422);
+        expect(noResource.payload).to.contain('A key needs at least one resource: choose among those the family exposes (persons, trees).');
+        expect(noResource.payload).to.contain('value="Sync tool"');
+
+        const noOperation = await client.post('/manage/apis/keys', { name: 'Sync tool', resources: ['persons'] });
+        expect(noOperation.statusCode).to.equal(422);
+        expect(noOperation.payload).to.contain('A key needs at least one operation: choose among read,');
+    });
+
     it('refuses a NUL character in a key name with a 400: the databases cannot store it alike', async () => {
 
         const { client, familyLongId } = await managerOf();
@@ -161,6 +175,22 @@ describe('Manage > APIs & Connectors', () => {
         const overview = await client.get('/manage/apis');
         expect(overview.payload).to.contain('1 revoked key');
         expect((await client.get(`/manage/apis/keys/${fixture.keyId}/revoke`)).statusCode).to.equal(404);
+    });
+
+    it('answers a revoke form sent twice (a double click, a second tab) as the first time, recording it once', async () => {
+
+        const fixture = await familyWithKey(server);
+        const client = await signedIn(server, { role: 'manager', familyLongId: fixture.familyLongId });
+        for (let sent = 0; sent < 2; ++sent) {
+            const revoked = await client.post(`/manage/apis/keys/${fixture.keyId}/revoke`);
+            expect(revoked.statusCode).to.equal(302);
+            expect(revoked.headers.location).to.equal('/manage/apis?notice=key-revoked');
+        }
+
+        expect(await server.app.services.models.AuditEvent.count({ where: { target: fixture.keyId, action: 'api_key.revoke' } })).to.equal(1);
+
+        const stranger = await signedIn(server, { role: 'manager', familyLongId: (await familyWithKey(server)).familyLongId });
+        expect((await stranger.post(`/manage/apis/keys/${fixture.keyId}/revoke`)).statusCode).to.equal(404);
     });
 
     it('renders hostile family and key names inert', async () => {

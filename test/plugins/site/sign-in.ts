@@ -7,6 +7,7 @@ import type { Server } from '@hapi/hapi';
 import * as OTPAuth from 'otpauth';
 
 import { createFamily } from '../../../lib/accounts/families';
+import { createUser } from '../../../lib/accounts/users';
 import { copyPolicies, testServer } from '../../helpers/server';
 import { signedIn, SiteClient, siteAccount } from './client';
 
@@ -104,6 +105,33 @@ describe('sign-in', () => {
         const signIn = await (await new SiteClient(server).ready()).post('/login', { email, password, next: '/manage/apis?q=Łódź family#keys' });
         expect(signIn.statusCode).to.equal(302);
         expect(signIn.headers.location).to.equal('/manage/apis?q=%C5%81%C3%B3d%C5%BA%20family#keys');
+    });
+
+    it('lets a browser type no more into a field than the server takes, so a long entry is never a 400 page', async () => {
+
+        const login = (await new SiteClient(server).get('/login')).payload;
+        expect(login).to.contain('name="email" value="" maxlength="320"');
+        expect(login).to.contain('name="password" maxlength="200"');
+
+        const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });
+        const enrolling = await new SiteClient(server).ready();
+        await enrolling.post('/login', { email, password });
+        const setup = await enrolling.post('/account/two-factor/setup');
+        expect(setup.payload).to.contain('name="code" maxlength="20"');
+        await enrolling.post('/account/two-factor/confirm', { code: currentCode(secretOn(setup.payload)) });
+        expect((await enrolling.get('/account/security')).payload).to.contain('name="password" maxlength="200"');
+
+        const twoFactor = await new SiteClient(server).ready();
+        await twoFactor.post('/login', { email, password });
+        expect((await twoFactor.get('/login/two-factor')).payload).to.contain('name="code" maxlength="40"');
+    });
+
+    it('refuses a password longer than the 72 bytes bcrypt reads, though it has fewer characters', async () => {
+
+        const create = (password: string) => createUser(server.app.services.accounts, { email: `bytes-${Buffer.byteLength(password)}@example.com`, password, role: 'manager', familyLongId });
+        // Only the first 72 bytes would count: 40 × "é" is 80 bytes, so any password sharing the first 36 would sign in.
+        await expect(create('é'.repeat(40))).to.reject('A password is 10 to 72 characters (72 bytes in UTF-8: fewer characters outside ASCII).');
+        await expect(create('é'.repeat(36))).to.not.reject();
     });
 
     it('answers a NUL character in the email with a 400, not a 500', async () => {
