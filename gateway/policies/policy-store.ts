@@ -52,7 +52,13 @@ export class PolicyStore extends EventEmitter {
     /** Loads the files again; returns false, logging why, when they are invalid. */
     reload(): boolean {
 
-        this.loadedContents = this.contents();
+        return this.load(this.contents());
+    }
+
+    /** reload(), the files' digest `contents` already taken. */
+    private load(contents: string): boolean {
+
+        this.loadedContents = contents;
         try {
             // One assignment: a request sees either the old policies or the new, never a mix.
             this.policies = loadPolicies(this.dir);
@@ -130,8 +136,9 @@ export class PolicyStore extends EventEmitter {
     // Both the watch and the poll report most edits: the second finds nothing new, and reloads nothing.
     private reloadIfChanged(): void {
 
-        if (this.contents() !== this.loadedContents) {
-            this.reload();
+        const contents = this.contents();
+        if (contents !== this.loadedContents) {
+            this.load(contents);
         }
     }
 
