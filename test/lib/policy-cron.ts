@@ -79,12 +79,15 @@ describe('PolicyCronJobs', () => {
         const { dir, store, runs, jobs } = countedJobs();
         jobs.start();
         jobs.stop();
+        // Starting may run the sweep once, when a second begins between node-cron's two readings of the clock.
+        const whenStopped = { ...runs };
         expect(store.listenerCount('reloaded')).to.equal(0);
 
         editPolicyFile(dir, 'webhooks.yaml', 'cleanup: "41 * * * *"', 'cleanup: "* * * * * *"');
         expect(store.reload()).to.be.true();
         await pause(1200);
 
-        expect(runs).to.equal({ sweep: 0, cleanup: 0 });
+        expect(runs).to.equal(whenStopped);
+        expect(runs.cleanup).to.equal(0);
     });
 });
