@@ -4,14 +4,16 @@
  * operation scopes, RateLimit headers), against a bare hapi route answering the same JSON.
  * Rows that explain the ratio, not targets: the same deployment's route outside any route group
  * (what the deployment's own server settings cost apart from the gateway), the gateway with
- * every policy of its chain disabled (what API-key authentication alone costs), and the bare
+ * every policy of its chain disabled (what API-key authentication alone costs), the bare route
+ * behind an auth scheme that admits every request without reading it (what hapi's own
+ * authentication step costs: the floor under any hapi auth scheme, ours included), and the bare
  * route doing 2 µs of busy work (how far 2 µs more per request moves the ratio on this machine).
  * Target: at least 85% of the bare route's requests/s.
  */
 import Fs from 'fs';
 import Path from 'path';
 
-import type { ServerRoute } from '@hapi/hapi';
+import type { ServerAuthScheme, ServerRoute } from '@hapi/hapi';
 import YAML from 'yaml';
 
 import { projectRoot } from '../lib/config';
@@ -49,6 +51,11 @@ const busyRoute: ServerRoute = {
     }
 };
 
+/** An auth scheme that admits every request at once, synchronously: hapi's authentication step and nothing else. */
+const admitEveryRequest: ServerAuthScheme = () => ({ authenticate: (_request, h) => h.authenticated({ credentials: {} }) });
+
+const admittedRoute: ServerRoute = { method: 'GET', path: '/bare-admitted', options: { auth: 'admit-every-request' }, handler: () => noopBody };
+
 /** A copy of gateway.yaml whose every policy is disabled: API-key authentication alone. */
 function authOnlyGatewayConfig(): string {
 
@@ -71,6 +78,9 @@ async function gatewayNoop(): Promise<void> {
 
     const bare = await bareServer();
     bare.route(busyRoute);
+    bare.auth.scheme('admit-every-request', admitEveryRequest);
+    bare.auth.strategy('admit-every-request', 'admit-every-request');
+    bare.route(admittedRoute);
     const gateway = await benchDeployment({ extraRoutes: [noopRoute, ungatedRoute] });
     const authOnly = await benchDeployment({ extraRoutes: [noopRoute], env: { GATEWAY_CONFIG: authOnlyGatewayConfig() } });
     try {
@@ -80,10 +90,12 @@ async function gatewayNoop(): Promise<void> {
         const ungatedTarget = { scenario: 'deployment, no gateway: GET /bench-noop', url: `${gateway.info.uri}${ungatedRoute.path}` };
         const authOnlyTarget = { scenario: 'gateway, API-key auth only (no policy)', url: `${authOnly.info.uri}${noopRoute.path}`, headers: { authorization: `Bearer ${authOnlyKey}` } };
         const gatewayTarget = { scenario: 'gateway: GET /api/v1/bench-noop', url: `${gateway.info.uri}${noopRoute.path}`, headers: { authorization: `Bearer ${key}` } };
+        const admittedTarget = { scenario: 'bare hapi + auth scheme admitting all', url: `${bare.info.uri}${admittedRoute.path}` };
         const busyTarget = { scenario: `bare hapi + ${calibrationMicroseconds} µs busy work`, url: `${bare.info.uri}${busyRoute.path}` };
 
         await preflight(baselineTarget, { status: 200 });
         await preflight(busyTarget, { status: 200 });
+        await preflight(admittedTarget, { status: 200 });
         await preflight(ungatedTarget, { status: 200 });
         await preflight({ ...authOnlyTarget, headers: {} }, { status: 401 });
         await preflight(authOnlyTarget, {
@@ -96,7 +108,7 @@ async function gatewayNoop(): Promise<void> {
             check: (_body, headers) => headers.has('ratelimit-policy') ? undefined : 'no RateLimit headers: the policy chain did not run'
         });
 
-        const measurements = await measureTargets([baselineTarget, ungatedTarget, authOnlyTarget, gatewayTarget, busyTarget], settings);
+        const measurements = await measureTargets([baselineTarget, ungatedTarget, authOnlyTarget, gatewayTarget, admittedTarget, busyTarget], settings);
         const [baseline, , , measured] = measurements;
 
         const ratio = measured.requestsPerSecond / baseline.requestsPerSecond;
