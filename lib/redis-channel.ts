@@ -43,8 +43,12 @@ export class RedisChannel {
         const subscriber = this.subscriber;
         this.subscriber = undefined;
         this.subscribed = undefined;
-        if (subscriber?.isOpen) {
+        if (subscriber?.isReady) {
             await subscriber.quit();
+        }
+        else if (subscriber?.isOpen) {
+            // Still connecting, or reconnecting: QUIT would wait for a connection that may never come.
+            await subscriber.disconnect();
         }
     }
 
@@ -62,7 +66,26 @@ export class RedisChannel {
             }
         });
 
-        await subscriber.connect();
-        await subscriber.subscribe(this.name, (message) => this.handlers.message(message));
+        try {
+            await subscriber.connect();
+            // connect() resolves, unconnected, when close() came first; SUBSCRIBE would then wait for ever.
+            if (!subscriber.isOpen) {
+                throw new Error(`${this.name}: closed before subscribing`);
+            }
+
+            await subscriber.subscribe(this.name, (message) => this.handlers.message(message));
+        }
+        catch (error) {
+            // The next listen() opens a connection of its own: this one must not stay open, or keep reconnecting.
+            if (this.subscriber === subscriber) {
+                this.subscriber = undefined;
+            }
+
+            if (subscriber.isOpen) {
+                await subscriber.disconnect();
+            }
+
+            throw error;
+        }
     }
 }

@@ -53,9 +53,14 @@ function namesIn(list: unknown, keep: (entity: Entity) => boolean = () => true):
     return Array.isArray(list) ? list.filter((entity: Entity | null) => entity !== null && typeof entity === 'object' && keep(entity)).map((entity: Entity) => entity.name) : [];
 }
 
+/*
+ * A window lasts at most a day, the longest API gateways commonly offer per policy: each counter is kept, in memory
+ * or in Redis, for its whole window (past about 10^14 s Redis even refuses the expiry, and every request fails).
+ * A limit has at most 15 digits, the largest integer RateLimit-Policy's `q` can carry (RFC 9651).
+ */
 const windowSchema = Joi.object({
-    limit: Joi.number().integer().min(1).required(),
-    window_seconds: Joi.number().integer().min(1).required()
+    limit: Joi.number().integer().min(1).max(999_999_999_999_999).required(),
+    window_seconds: Joi.number().integer().min(1).max(86_400).required()
 });
 
 export const rateLimitsSchema = Joi.object({

@@ -5,6 +5,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
 import { projectRoot } from '../../lib/config';
+import { editedPolicies } from '../helpers/policy-files';
 import { copyPolicies, scratchDirectory } from '../helpers/server';
 import { cliEnvironment, runCli, runCliJson } from './run';
 
@@ -55,6 +56,17 @@ describe('family-records policy check', () => {
         expect(outcome.exitCode).to.equal(1);
         expect(outcome.stdout).to.equal('');
         expect(outcome.stderr).to.startWith(`error: ${plans}: plans[2].rate_limit: `);
+    });
+
+    it('fails on a rate-limit window longer than a day, as start-up would', async () => {
+
+        const policiesDir = editedPolicies('rate-limits.yaml', 'limit: 1200\n      window_seconds: 60', 'limit: 1200\n      window_seconds: 1000000000000');
+
+        const outcome = await runCli(['policy', 'check'], cliEnvironment({ POLICIES_DIR: policiesDir }));
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stdout).to.equal('');
+        expect(outcome.stderr).to.equal(`error: ${Path.join(policiesDir, 'rate-limits.yaml')}: presets[0].per_family.window_seconds: must be less than or equal to 86400\n`);
     });
 
     it('fails on a gateway config naming an unknown policy', async () => {

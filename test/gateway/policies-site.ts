@@ -28,6 +28,12 @@ describe('loadPolicies(): site.yaml', () => {
         expect(loadError(dir)).to.equal(`${Path.join(dir, 'site.yaml')}: sign_in_throttle.per_account.limit: must be greater than or equal to 1`);
     });
 
+    it('refuses a throttle window longer than a day, as rate-limits.yaml does', () => {
+
+        const dir = editedPolicies('site.yaml', 'window_seconds: 900', 'window_seconds: 604800');
+        expect(loadError(dir)).to.equal(`${Path.join(dir, 'site.yaml')}: sign_in_throttle.per_account.window_seconds: must be less than or equal to 86400`);
+    });
+
     it('refuses sessions longer than 30 days', () => {
 
         const dir = editedPolicies('site.yaml', 'lifetime_hours: 12', 'lifetime_hours: 10000');

@@ -317,6 +317,16 @@ function describeStoreBehaviour(open: () => Promise<StoreUnderTest>): void {
         expect(fresh.tightest.count).to.equal(1);
     });
 
+    it('counts at the longest window and the largest limit the policies allow', async () => {
+
+        const { store } = await open();
+        const decision = await store.hit([rule('key', 999_999_999_999_999, 86_400)]);
+
+        expect(decision.allowed).to.be.true();
+        expect(decision.tightest.remaining).to.equal(999_999_999_999_998);
+        expect(decision.tightest.resetSeconds).to.be.within(1, 86_400);
+    });
+
     it('refuses hits once closed', async () => {
 
         const { store } = await open();

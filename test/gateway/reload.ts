@@ -96,6 +96,17 @@ describe('PolicyStore.reload() in a running server', () => {
         expectRefusal(await family.inject('GET', '/api/v1/persons'), 429, 'rate_limited');
     });
 
+    it('keeps the last good rate limits when an edit makes a window longer than a day', async () => {
+
+        const { policiesDir, family, reload } = await serverOnCopy();
+        edit(policiesDir, 'rate-limits.yaml', 'per_key:\n      limit: 3000\n      window_seconds: 60', 'per_key:\n      limit: 3000\n      window_seconds: 1000000000000');
+        expect(reload()).to.be.false();
+
+        const response = await family.inject('GET', '/api/v1/persons');
+        expectSuccess(response);
+        expect(response.headers['ratelimit-policy']).to.equal('"key";q=3000;w=60, "family";q=6000;w=60');
+    });
+
     it('applies edited scopes', async () => {
 
         const { policiesDir, family, reload } = await serverOnCopy(['read']);

@@ -1,0 +1,118 @@
+import Crypto from 'crypto';
+import Net from 'net';
+import { setTimeout as sleep } from 'timers/promises';
+
+import { expect } from '@hapi/code';
+import * as Lab from '@hapi/lab';
+import { createClient } from 'redis';
+
+import { connectRedis, type RedisClient } from '../../lib/redis';
+import { RedisChannel } from '../../lib/redis-channel';
+import { testRedisUrl } from '../helpers/server';
+import { until } from '../plugins/stream/client';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+const ignore = () => undefined;
+
+/** A port of 127.0.0.1 where nothing listens. */
+async function unusedPort(): Promise<number> {
+
+    const server = Net.createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as Net.AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+}
+
+/** The sockets and timers this process holds, by kind. */
+function socketsAndTimers(): string[] {
+
+    return process.getActiveResourcesInfo().filter((kind) => kind === 'TCPSocketWrap' || kind === 'Timeout').sort();
+}
+
+describe('RedisChannel', () => {
+
+    it('close() stops a subscriber that cannot connect, and the pending listen() fails instead of waiting for ever', { timeout: 5000 }, async () => {
+
+        // Retrying for ever, as connectRedis()'s client (and so its duplicates) does once connected.
+        const client = createClient({ url: `redis://127.0.0.1:${await unusedPort()}`, socket: { reconnectStrategy: () => 50 } });
+        const held = socketsAndTimers();
+        const channel = new RedisChannel(client, 'fr-test-unreachable', ignore, { message: ignore, reconnected: ignore });
+        const listening = channel.listen();
+        await sleep(200);                       // a few refused attempts
+
+        await channel.close();
+        await expect(listening).to.reject('fr-test-unreachable: closed before subscribing');
+        expect(socketsAndTimers()).to.equal(held);
+    });
+
+    describe('on a Redis that refuses the subscription', { skip: !testRedisUrl }, () => {
+
+        // A Redis user with every command but no channel: its SUBSCRIBE is refused (NOPERM), as a deployment's
+        // user without the channel's permission would be.
+        const user = `fr-test-${Crypto.randomBytes(4).toString('hex')}`;
+        const password = Crypto.randomBytes(12).toString('hex');
+        let admin: RedisClient;
+        let client: RedisClient;
+
+        before(async () => {
+
+            admin = await connectRedis(testRedisUrl!, ignore);
+            await admin.sendCommand(['ACL', 'SETUSER', user, 'reset', 'on', `>${password}`, '~*', 'resetchannels', '+@all']);
+            const url = new URL(testRedisUrl!);
+            url.username = user;
+            url.password = password;
+            client = await connectRedis(url.toString(), ignore);
+        });
+
+        after(async () => {
+
+            await client.quit();
+            await admin.sendCommand(['ACL', 'DELUSER', user]);
+            await admin.quit();
+        });
+
+        /** Waits (two seconds at most) until Redis lists `count` connections of the user. */
+        async function expectConnections(count: number): Promise<void> {
+
+            const deadline = Date.now() + 2000;
+            let listed = await connections();
+            while (listed !== count && Date.now() < deadline) {
+                await sleep(20);
+                listed = await connections();
+            }
+
+            expect(listed).to.equal(count);
+        }
+
+        async function connections(): Promise<number> {
+
+            const list = await admin.sendCommand(['CLIENT', 'LIST']) as string;
+            return list.split('\n').filter((line) => line.includes(` user=${user} `)).length;
+        }
+
+        it('closes the connection a refused listen() opened, and listens at a later listen() once allowed', async () => {
+
+            const messages: string[] = [];
+            const channel = new RedisChannel(client, `${user}:channel`, ignore, { message: (text) => messages.push(text), reconnected: ignore });
+            await expectConnections(1);         // the client's own
+
+            await expect(channel.listen()).to.reject(/^NOPERM/);
+            await expectConnections(1);
+            await expect(channel.listen()).to.reject(/^NOPERM/);
+            await expectConnections(1);
+
+            await admin.sendCommand(['ACL', 'SETUSER', user, 'allchannels']);
+            await channel.listen();
+            await expectConnections(2);
+            await channel.publish('after the refusals');
+            await until(() => messages.length === 1, 'the message');
+            expect(messages).to.equal(['after the refusals']);
+
+            await channel.close();
+            await expectConnections(1);
+        });
+    });
+});
