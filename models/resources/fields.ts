@@ -5,13 +5,13 @@
  */
 
 export type FieldType =
-    | 'string'          // short text, `max` characters
+    | 'string'          // short text, `max` characters (code points)
     | 'text'            // long text
     | 'enum'            // one of `values`
     | 'date'            // full ISO date, YYYY-MM-DD
     | 'partial_date'    // genealogy dates are often partial: YYYY, YYYY-MM or YYYY-MM-DD
     | 'integer'         // exact whole number (money is kept in minor units)
-    | 'currency'        // ISO 4217 code, three capital letters
+    | 'currency'        // ISO 4217 code of a currency in current use
     | 'reference';      // the id of another record of the same family
 
 export interface FieldDeclaration {

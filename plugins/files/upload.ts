@@ -3,6 +3,7 @@ import Joi from 'joi';
 
 import { apiCredentials } from '../../gateway/scopes';
 import { storableText } from '../../lib/storable-text';
+import { stringOfAtMost } from '../../lib/text-length';
 import type { ResourceDeclaration } from '../../models/resources';
 import { decodeCanonicalBase64, decodedLength } from './base64';
 import { holdBlob, releaseBlob } from './blobs';
@@ -28,8 +29,8 @@ export function uploadPayloadSchema(metadata: Joi.ObjectSchema): Joi.ObjectSchem
                 'string.empty': '{{#label}} is empty: an upload needs a file of at least one byte',
                 'string.base64': '{{#label}} must be base64: the characters A–Z, a–z, 0–9, + and /, padded with = to a multiple of 4, without line breaks'
             }),
-        original_name: storableText(Joi.string().max(1000)).required().description('The file\'s name; any path is dropped.'),
-        mime_type: Joi.string().max(255).description('The file\'s media type; detected from its content when absent.')
+        original_name: storableText(stringOfAtMost(1000)).required().description('The file\'s name; any path is dropped.'),
+        mime_type: stringOfAtMost(255).description('The file\'s media type; detected from its content when absent.')
     }).prefs({ convert: false });
 }
 

@@ -1,7 +1,9 @@
 import { isApiTimestamp } from '../../lib/api-timestamp';
 import { apiError } from '../../lib/errors';
-import type { ResourceDeclaration } from '../../models/resources';
+import { recordId } from '../../lib/ids';
+import { fieldNamesWhere, type FieldDeclaration, type ResourceDeclaration } from '../../models/resources';
 import { isUnstorableText } from '../../lib/storable-text';
+import { maxCharactersOf } from './field-schemas';
 
 /** Where the previous page ended: the sort it was read in, and the last row's sort value and id. */
 export interface Cursor {
@@ -32,6 +34,21 @@ function fitsSortField(resource: ResourceDeclaration, sort: string, value: unkno
 export function encodeCursor(cursor: Cursor): string {
 
     return Buffer.from(JSON.stringify([cursor.sort, cursor.direction, cursor.value, cursor.id])).toString('base64url');
+}
+
+/** The most characters a sort value of the field can have: a text's maximum; other values, timestamps included, are shorter than 32. */
+const longestSortValue = (field: FieldDeclaration | undefined): number => (field?.type === 'string' || field?.type === 'text' ? maxCharactersOf(field) : 32);
+
+/**
+ * The longest cursor encodeCursor() can return for the resource: after its longest sort value,
+ * every character written by JSON as six bytes (`\u0001`; one beyond the BMP takes four).
+ */
+export function longestCursorLength(resource: ResourceDeclaration): number {
+
+    const sorts = fieldNamesWhere(resource, (field) => field.sortable);
+    const longestName = sorts.reduce((longest, name) => (name.length > longest.length ? name : longest), '');
+    const longestValue = Math.max(...sorts.map((name) => longestSortValue(resource.fields[name])));
+    return encodeCursor({ sort: longestName, direction: 'desc', value: '\u0001'.repeat(longestValue), id: recordId(resource.idPrefix) }).length;
 }
 
 export function decodeCursor(resource: ResourceDeclaration, text: string, sort: string, direction: 'asc' | 'desc'): Cursor {

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import type { FieldDeclaration } from '../../models/resources';
 import { resources } from '../../models/resources';
 import { storableText } from '../../lib/storable-text';
+import { stringOfAtMost } from '../../lib/text-length';
 import { recordIdSchema } from './record-ids';
 
 function isRealDate(text: string): boolean {
@@ -17,15 +18,29 @@ function isRealDate(text: string): boolean {
 const realDate = (value: string, helpers: Joi.CustomHelpers) => (isRealDate(value) ? value : helpers.error('date.real'));
 const dateMessages = { 'date.real': '{{#label}} is not a real calendar date' };
 
+/*
+ * The ISO 4217 codes in current use, as Node's ICU lists them: no withdrawn codes (DEM, VEF), nor
+ * the precious metals, bond-market units and test codes (XAU, XBA, XTS, XXX) that no family pays
+ * in. Only new values are checked: a stored code ICU no longer lists still reads and exports.
+ */
+const currencyCodes = new Set(Intl.supportedValuesOf('currency'));
+const knownCurrency = (value: string, helpers: Joi.CustomHelpers) => (currencyCodes.has(value) ? value : helpers.error('currency.unknown'));
+const currencyMessage = '{{#label}} must be an ISO 4217 currency code in current use, such as EUR or USD';
+
+/** The most characters (code points) a `string` or `text` field takes. */
+export const maxCharactersOf = (field: FieldDeclaration): number => field.max ?? (field.type === 'text' ? 10000 : 255);
+
 // Free text refuses U+0000; every other string type's pattern or value list leaves no room for one.
 const schemaByType: Record<FieldDeclaration['type'], (field: FieldDeclaration) => Joi.Schema> = {
-    string: (field) => storableText(Joi.string().max(field.max ?? 255)),
-    text: (field) => storableText(Joi.string().allow('').max(field.max ?? 10000)),
+    string: (field) => storableText(stringOfAtMost(maxCharactersOf(field))),
+    text: (field) => storableText(stringOfAtMost(maxCharactersOf(field)).allow('')),
     enum: (field) => Joi.string().valid(...(field.values ?? [])),
     date: () => Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD').custom(realDate).messages(dateMessages),
     partial_date: () => Joi.string().pattern(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'YYYY, YYYY-MM or YYYY-MM-DD').custom(realDate).messages(dateMessages),
     integer: () => Joi.number().integer().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
-    currency: () => Joi.string().pattern(/^[A-Z]{3}$/, 'ISO 4217 code'),
+    // The pattern is what the API reference can show; the list is too long for an enum there, and would change with Node's ICU.
+    currency: () => Joi.string().pattern(/^[A-Z]{3}$/, 'ISO 4217 code').custom(knownCurrency)
+        .messages({ 'string.pattern.name': currencyMessage, 'currency.unknown': currencyMessage }),
     reference: (field) => recordIdSchema(resources[field.references!])
 };
 

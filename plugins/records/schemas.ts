@@ -1,8 +1,10 @@
 import Joi from 'joi';
 
 import { fieldNamesWhere, isWritable, type ResourceDeclaration } from '../../models/resources';
+import { longestCursorLength } from './cursor';
 import { fieldSchema } from './field-schemas';
 import { storableText } from '../../lib/storable-text';
+import { stringOfAtMost } from '../../lib/text-length';
 
 export const maxPageSize = 100;
 export const defaultPageSize = 25;
@@ -35,7 +37,7 @@ export function updatePayloadSchema(resource: ResourceDeclaration): Joi.ObjectSc
 export const maxSearchWords = 8;
 
 /** `search`: words that must all appear. Refused beyond a few words rather than searched in part: each word is one more scan of every record's search text. */
-const searchParameter = storableText(Joi.string().trim().min(1).max(200)
+const searchParameter = storableText(stringOfAtMost(200).trim().min(1)
     .custom((text: string, helpers) => (text.split(/\s+/).length > maxSearchWords ? helpers.error('search.words') : text))
     .messages({ 'search.words': `{{#label}} has more than ${maxSearchWords} words` }));
 
@@ -63,7 +65,7 @@ export function listQuerySchema(resource: ResourceDeclaration, formats: readonly
         sort: Joi.string().valid(...fieldNamesWhere(resource, (field) => field.sortable)),
         direction: Joi.string().valid('asc', 'desc'),
         limit: limitParameter(maxPageSize, defaultPageSize),
-        cursor: Joi.string().max(1000).when('format', { is: anExport, then: Joi.forbidden() })
+        cursor: Joi.string().max(longestCursorLength(resource)).when('format', { is: anExport, then: Joi.forbidden() })
             .messages({ 'any.unknown': '{{#label}} pages JSON lists only: an export streams the whole list (limit caps it)' })
     });
 

@@ -3,7 +3,7 @@ import Path from 'path';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
-import Hapi, { type RequestRoute, type Server } from '@hapi/hapi';
+import Hapi, { type RequestRoute, type Server, type ServerInjectResponse } from '@hapi/hapi';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import Joi from 'joi';
@@ -333,6 +333,46 @@ describe('GET /api/v1/openapi.json', () => {
 
         expect(document.paths['/api/v1/persons'].get.parameters.find((candidate) => candidate.name === 'cursor')!.description!).to.endWith('When `format` is `csv`, `html`, `pdf` or `gedcom`: not allowed.');
         expectDocumented('/api/v1/persons', 'get', 400, bodyOf(await family.inject('GET', `/api/v1/persons?format=csv&cursor=${encodeURIComponent(page.meta.next_cursor)}`)));
+    });
+
+    it('documents every text length as the server counts it: in characters (code points), as JSON Schema does', async () => {
+
+        // Ajv counts maxLength in code points, as JSON Schema says; 😀 is two UTF-16 units.
+        const family = await familyWithKey(server);
+        const parameter = (path: string, name: string) => document.paths[path].get.parameters.find((candidate) => candidate.name === name)!.schema;
+        const body = (path: string) => (document.paths[path].post.requestBody!.content['application/json'].schema as JsonSchema).properties as Record<string, JsonSchema>;
+        const cases: [JsonSchema, number, (text: string) => Promise<ServerInjectResponse>][] = [
+            [(document.components.schemas.Person.properties as any).first_name, 100, (text) => family.inject('POST', '/api/v1/persons', { ...createBody('persons'), first_name: text })],
+            [body('/api/v1/persons').first_name, 100, (text) => family.inject('POST', '/api/v1/persons', { ...createBody('persons'), first_name: text })],
+            [body('/api/v1/trees').description, 10000, (text) => family.inject('POST', '/api/v1/trees', { ...createBody('trees'), description: text })],
+            [parameter('/api/v1/persons', 'search'), 200, (text) => family.inject('GET', `/api/v1/persons?search=${encodeURIComponent(text)}`)],
+            [parameter('/api/v1/all', 'search'), 200, (text) => family.inject('GET', `/api/v1/all?search=${encodeURIComponent(text)}`)],
+            [parameter('/api/v1/finances', 'filter[description]'), 200, (text) => family.inject('GET', `/api/v1/finances?filter[description]=${encodeURIComponent(text)}`)]
+        ];
+
+        for (const [schema, maxLength, send] of cases) {
+            expect(schema.maxLength).to.equal(maxLength);
+            const longest = '😀'.repeat(maxLength);
+            expect(ajv.validate(schema, longest)).to.be.true();
+            expect((await send(longest)).statusCode, `${maxLength} characters`).to.be.within(200, 201);
+            expect(ajv.validate(schema, `${longest}😀`)).to.be.false();
+            expectError(await send(`${longest}😀`), 400, 'invalid_request', `less than or equal to ${maxLength} characters`);
+        }
+    });
+
+    it('documents currency as the server takes it: three capital letters, and says only codes in current use are taken', async () => {
+
+        const family = await familyWithKey(server);
+        for (const schema of [(document.components.schemas.FinanceEntry.properties as any).currency, (document.paths['/api/v1/finances'].post.requestBody!.content['application/json'].schema as any).properties.currency]) {
+            expect(schema.pattern).to.equal('^[A-Z]{3}$');
+            expect(schema.enum).to.not.exist();
+            expect(schema.description).to.contain('in current use');
+        }
+
+        // A stored code no longer taken still matches what the responses promise.
+        const id = await insertRecord(server, family.familyLongId, 'finances', { ...createBody('finances'), currency: 'XYZ' });
+        expectDocumented('/api/v1/finances/{id}', 'get', 200, bodyOf(await family.inject('GET', `/api/v1/finances/${id}`)));
+        expectDocumented('/api/v1/finances', 'post', 400, bodyOf(await family.inject('POST', '/api/v1/finances', { ...createBody('finances'), currency: 'XYZ' })));
     });
 
     it('says which responses carry the RateLimit headers, as the server sends them', async () => {

@@ -173,6 +173,15 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
         expect(Fs.existsSync('/tmp/escaped.png')).to.be.false();
     });
 
+    it('takes a file name of 1,000 characters beyond the BMP, as the reference\'s maxLength counts them, and refuses one more', async () => {
+
+        const family = await familyWithKey(server);
+        const created = dataOf(await upload(family, 'gallery', sampleFile('png'), { original_name: `${'😀'.repeat(996)}.png` }), 201);
+        expect(created.original_name).to.equal(`${'😀'.repeat(251)}.png`);
+        expect(dataOf(await family.inject('GET', `/api/v1/gallery/${created.id}`)).original_name).to.equal(created.original_name);
+        expectError(await upload(family, 'gallery', sampleFile('png'), { original_name: `${'😀'.repeat(997)}.png` }), 400, 'invalid_request', '"original_name" length must be less than or equal to 1000 characters');
+    });
+
     it('checks references like any create, and leaves no file behind when it refuses', async () => {
 
         const family = await familyWithKey(server);

@@ -2,9 +2,12 @@ import type { Server } from '@hapi/hapi';
 import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
+import { isWritable, resourceNames, resources, type ResourceName } from '../../../models/resources';
+import { finances } from '../../../models/resources/finances';
 import { genders } from '../../../models/resources/persons';
+import { fieldSchema } from '../../../plugins/records/field-schemas';
 import { testServerWithFamily, type FamilyFixture } from '../../helpers/server';
-import { createBody, dataOf, expectError, type Body } from './fixtures';
+import { createBody, dataOf, expectError, insertRecord, storedValues, type Body } from './fixtures';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -129,6 +132,51 @@ describe('records API v1: field values', () => {
             }
         });
 
+        it('accepts every ISO 4217 code in current use that Node\'s ICU lists, on create, update and filter', async () => {
+
+            const codes = Intl.supportedValuesOf('currency');
+            expect(codes).to.include(['EUR', 'USD', 'JPY', 'CHF', 'XOF', 'XDR']);
+            for (const currency of codes) {
+                expect(fieldSchema(finances.fields.currency).validate(currency).error, currency).to.not.exist();
+            }
+
+            const entry = dataOf(await createFinance({ currency: 'XOF' }), 201);
+            expect(dataOf(await family.inject('PATCH', `/api/v1/finances/${entry.id}`, { currency: 'CHF' })).currency).to.equal('CHF');
+            expect(dataOf(await family.inject('GET', '/api/v1/finances?filter[currency]=CHF')).map((row: Body) => row.id)).to.include(entry.id);
+        });
+
+        it('refuses three capital letters that are no currency in current use, naming the field and what it takes, on create, update and filter', async () => {
+
+            const entry = dataOf(await createFinance({}), 201);
+            // Unassigned, the "no currency" and test codes, a precious metal, a bond-market unit, withdrawn currencies (Deutsche Mark, bolívar fuerte).
+            for (const currency of ['XYZ', 'ABC', 'XXX', 'XTS', 'XAU', 'XBA', 'DEM', 'VEF']) {
+                for (const response of [await createFinance({ currency }), await family.inject('PATCH', `/api/v1/finances/${entry.id}`, { currency })]) {
+                    expectError(response, 400, 'invalid_request', '"currency" must be an ISO 4217 currency code in current use, such as EUR or USD');
+                }
+
+                expectError(await family.inject('GET', `/api/v1/finances?filter[currency]=${currency}`), 400, 'invalid_request', '"filter[currency]" must be an ISO 4217 currency code');
+            }
+
+            expect(dataOf(await family.inject('GET', `/api/v1/finances/${entry.id}`))).to.include({ currency: 'AUD', revision: 1 });
+        });
+
+        it('still reads, lists, sorts, exports and updates an entry stored with a code it now refuses', async () => {
+
+            const id = await insertRecord(server, family.familyLongId, 'finances', { ...storedValues('finances'), description: 'Stored before the check', currency: 'XYZ' });
+            expect(dataOf(await family.inject('GET', `/api/v1/finances/${id}`)).currency).to.equal('XYZ');
+            expect(dataOf(await family.inject('GET', '/api/v1/finances?sort=currency&direction=desc&limit=1'))).to.equal([dataOf(await family.inject('GET', `/api/v1/finances/${id}`))]);
+            expect(dataOf(await family.inject('GET', '/api/v1/all')).finances.map((row: Body) => row.currency)).to.include('XYZ');
+            for (const format of ['csv', 'html', 'pdf']) {
+                const exported = await family.inject('GET', `/api/v1/finances?format=${format}`);
+                expect(exported.statusCode, format).to.equal(200);
+                if (format !== 'pdf') {
+                    expect(exported.payload, format).to.contain('XYZ');
+                }
+            }
+
+            expect(dataOf(await family.inject('PATCH', `/api/v1/finances/${id}`, { description: 'Edited since' }))).to.include({ currency: 'XYZ', revision: 2 });
+        });
+
         it('accepts income and expense as kind', async () => {
 
             expect(dataOf(await createFinance({ kind: 'expense' }), 201).kind).to.equal('expense');
@@ -142,6 +190,45 @@ describe('records API v1: field values', () => {
             for (const date of ['2024', '2024-02', '2023-02-29']) {
                 expectError(await createFinance({ occurred_on: date }), 400, 'invalid_request', 'occurred_on');
             }
+        });
+    });
+
+    describe('lengths, in characters (code points) as the API reference\'s maxLength and PostgreSQL\'s VARCHAR count them', () => {
+
+        // Two UTF-16 units each: counted as units, n of them would be 2n.
+        const beyondTheBmp = (count: number) => '😀'.repeat(count);
+        const textFields = (name: ResourceName) => Object.entries(resources[name].fields).filter(([, field]) => isWritable(field) && (field.type === 'string' || field.type === 'text'));
+
+        for (const name of resourceNames) {
+            const resource = resources[name];
+
+            it(`keeps every text field of a ${resource.singular} whole at its declared length in characters beyond the BMP, and refuses one more`, async () => {
+
+                const id = resource.creatable ? dataOf(await family.inject('POST', `/api/v1/${name}`, createBody(name)), 201).id : await insertRecord(server, family.familyLongId, name);
+                for (const [field, { max }] of textFields(name)) {
+                    const longest = beyondTheBmp(max!);
+                    if (resource.creatable) {
+                        const created = dataOf(await family.inject('POST', `/api/v1/${name}`, { ...createBody(name), [field]: longest }), 201);
+                        expect(dataOf(await family.inject('GET', `/api/v1/${name}/${created.id}`))[field], field).to.equal(longest);
+                        expectError(await family.inject('POST', `/api/v1/${name}`, { ...createBody(name), [field]: beyondTheBmp(max! + 1) }), 400, 'invalid_request', `"${field}" length must be less than or equal to ${max} characters`);
+                    }
+
+                    expect(dataOf(await family.inject('PATCH', `/api/v1/${name}/${id}`, { [field]: longest }))[field], field).to.equal(longest);
+                    expect(dataOf(await family.inject('GET', `/api/v1/${name}/${id}`))[field], field).to.equal(longest);
+                    expectError(await family.inject('PATCH', `/api/v1/${name}/${id}`, { [field]: beyondTheBmp(max! + 1) }), 400, 'invalid_request', field);
+                }
+            });
+        }
+
+        it('counts characters in search and in filter values too', async () => {
+
+            const title = `🎉${beyondTheBmp(199)}`;
+            const created = dataOf(await family.inject('POST', '/api/v1/events', { ...createBody('events'), title }), 201);
+            expect(dataOf(await family.inject('GET', `/api/v1/events?search=${encodeURIComponent(title)}`)).map((row: Body) => row.id)).to.equal([created.id]);
+            expect(dataOf(await family.inject('GET', `/api/v1/events?filter[title]=${encodeURIComponent(title)}`)).map((row: Body) => row.id)).to.equal([created.id]);
+            expectError(await family.inject('GET', `/api/v1/events?search=${encodeURIComponent(beyondTheBmp(201))}`), 400, 'invalid_request', 'search');
+            expectError(await family.inject('GET', `/api/v1/all?search=${encodeURIComponent(beyondTheBmp(201))}`), 400, 'invalid_request', 'search');
+            expectError(await family.inject('GET', `/api/v1/events?filter[title]=${encodeURIComponent(beyondTheBmp(201))}`), 400, 'invalid_request', 'filter[title]');
         });
     });
 });

@@ -138,4 +138,28 @@ describe('records API v1: cursor paging', () => {
         const rest = dataOf(await own.inject('GET', `/api/v1/trees?sort=name&limit=10&cursor=${first.meta.next_cursor}`));
         expect(idsOf(rest)).to.equal(whole.slice(2));
     });
+
+    it('continues after a sort value of the longest text, whatever its characters', async () => {
+
+        // 😀 is 4 bytes of UTF-8 in the cursor's JSON, U+0001 six (`\u0001`): a cursor after either is longer than one after ASCII.
+        const own = await familyWithKey(server);
+        const names = ['😀'.repeat(200), '\u0001'.repeat(200), '"'.repeat(200)];
+        for (const name of names) {
+            expect((await own.inject('POST', '/api/v1/trees', { name })).statusCode).to.equal(201);
+        }
+
+        const whole = idsOf(dataOf(await own.inject('GET', '/api/v1/trees?sort=name&direction=desc')));
+        const visited: string[] = [];
+        let cursor = '';
+        do {
+            const response = await own.inject('GET', `/api/v1/trees?sort=name&direction=desc&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+            expect(response.statusCode, response.payload).to.equal(200);
+            const { data, meta } = bodyOf(response);
+            visited.push(...idsOf(data));
+            cursor = meta.next_cursor;
+        } while (cursor);
+
+        expect(visited).to.equal(whole);
+        expect(visited).to.have.length(names.length);
+    });
 });

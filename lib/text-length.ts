@@ -1,0 +1,38 @@
+import Joi from 'joi';
+
+/*
+ * joi's string().max(n) counts UTF-16 units (`value.length`), so n emoji, two units each, were
+ * refused. JSON Schema's maxLength, which the API reference shows, and PostgreSQL's VARCHAR(n)
+ * count characters (code points): so does this. joi lets no extension replace its own `max`, so
+ * the rule is added under that name with a validation of its own: the description, and the
+ * reference's `maxLength` converted from it, stay those of `max(n)`.
+ */
+const countingCharacters = Joi.extend({
+    type: 'string',
+    base: Joi.string(),
+    rules: {
+        characterLength: {
+            method: false,
+            args: [{ name: 'limit', assert: (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0, message: 'must be a whole number' }],
+            validate(value: string, helpers: Joi.CustomHelpers, { limit }: { limit: number }) {
+
+                // A character is one or two units: a value of at most `limit` units fits; a longer one is counted only until it is over.
+                if (value.length <= limit) {
+                    return value;
+                }
+
+                let characters = 0;
+                for (const _character of value) {
+                    if (++characters > limit) {
+                        return helpers.error('string.max', { limit, value });
+                    }
+                }
+
+                return value;
+            }
+        }
+    }
+});
+
+/** A joi string of at most `limit` characters (Unicode code points, not UTF-16 units). */
+export const stringOfAtMost = (limit: number): Joi.StringSchema => countingCharacters.string().$_addRule({ name: 'max', method: 'characterLength', args: { limit } });
