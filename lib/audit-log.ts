@@ -1,4 +1,5 @@
 import type { Request } from '@hapi/hapi';
+import type { Transaction } from 'sequelize';
 
 import type { Models } from '../models';
 
@@ -45,9 +46,10 @@ export interface AuditEntry {
 
 /**
  * Records who did what, when and from where: the hosted site's pages and the webhooks
- * plugin's JSON routes alike. The actor is the `site-session` user unless given.
+ * plugin's JSON routes alike. The actor is the `site-session` user unless given; within
+ * `transaction`, the entry commits with the action it records.
  */
-export async function audit(models: Models, request: Request, entry: AuditEntry): Promise<void> {
+export async function audit(models: Models, request: Request, entry: AuditEntry, transaction?: Transaction): Promise<void> {
 
     const user = (request.auth.credentials as { user?: { id?: string; email?: string } } | null)?.user;
     const actor = entry.actor ?? { id: user?.id ?? null, email: user?.email ?? null };
@@ -62,5 +64,5 @@ export async function audit(models: Models, request: Request, entry: AuditEntry)
         detail: entry.detail ?? null,
         ip,
         user_agent: userAgent
-    });
+    }, { transaction });
 }

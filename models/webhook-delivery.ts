@@ -22,6 +22,8 @@ export class WebhookDelivery extends Model<InferAttributes<WebhookDelivery>, Inf
     declare status: DeliveryStatus;
     /** Attempts made so far, counted when claimed (a crash mid-attempt counts). */
     declare attempts: CreationOptional<number>;
+    /** Of those, the ones made by hand (redeliveries, a test event's): the retry schedule counts only the others. */
+    declare manual_attempts: CreationOptional<number>;
     /** When a pending delivery is due. */
     declare next_attempt_at: CreationOptional<Date | null>;
     /** A worker's claim: until then no other worker takes it. */
@@ -50,6 +52,7 @@ export class WebhookDelivery extends Model<InferAttributes<WebhookDelivery>, Inf
             payload: { type: DataTypes.TEXT, allowNull: false },
             status: { type: DataTypes.STRING(16), allowNull: false },
             attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+            manual_attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
             next_attempt_at: { type: DataTypes.DATE, allowNull: true },
             locked_until: { type: DataTypes.DATE, allowNull: true },
             lock_token: { type: DataTypes.STRING(32), allowNull: true },

@@ -4,6 +4,7 @@ import * as files from './0003-files';
 import * as webhooks from './0004-webhooks';
 import * as site from './0005-site';
 import * as searchText from './0006-search-text';
+import * as manualAttempts from './0007-manual-attempts';
 
 /** Every migration, in order. Registered explicitly: no file-name magic. */
 export const migrations = [
@@ -12,5 +13,6 @@ export const migrations = [
     { name: '0003-files', ...files },
     { name: '0004-webhooks', ...webhooks },
     { name: '0005-site', ...site },
-    { name: '0006-search-text', ...searchText }
+    { name: '0006-search-text', ...searchText },
+    { name: '0007-manual-attempts', ...manualAttempts }
 ];

@@ -53,6 +53,7 @@ export async function deliveryRows(models: Models, deliveries: readonly WebhookD
         eventType: delivery.event_type,
         status: delivery.status,
         attempts: delivery.attempts,
+        manualAttempts: delivery.manual_attempts,
         statusCode: delivery.last_status_code,
         error: delivery.last_error,
         latencyMs: latest.get(delivery.id)?.latency_ms,

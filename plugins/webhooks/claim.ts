@@ -13,10 +13,12 @@ export interface ClaimedDelivery {
     payload: string;
     /** Attempts including this one. */
     attempts: number;
+    /** Of those, the ones made by hand (a redelivery, a test event): the retry schedule counts only the others. */
+    manual_attempts: number;
     lock_token: string;
 }
 
-const columns = 'id, endpoint_id, family_long_id, event_type, payload, attempts, lock_token';
+const columns = 'id, endpoint_id, family_long_id, event_type, payload, attempts, manual_attempts, lock_token';
 
 // Due, not held by a live claim, of an active endpoint, of a family whose changes flow out
 // (family-gate.ts: a retry queued before a suspension waits for its end, as fan-out queues
@@ -61,14 +63,14 @@ export async function claimDue(context: WebhooksContext, limit: number): Promise
 
 /**
  * Claims one delivery of an endpoint for an attempt out of turn (a manager's redelivery),
- * whatever its status; undefined when a worker holds it right now.
+ * whatever its status, counted as made by hand; undefined when a worker holds it right now.
  */
 export async function claimOne(context: WebhooksContext, endpointId: string, deliveryId: string): Promise<ClaimedDelivery | undefined> {
 
     const now = new Date();
     const leaseEnd = new Date(now.getTime() + context.policyStore.current().webhooks.delivery.lease_seconds * 1000);
     const [claimed] = await context.transaction((transaction) => context.sequelize.query<ClaimedDelivery>(
-        `UPDATE webhook_deliveries SET locked_until = :leaseEnd, lock_token = :token, attempts = attempts + 1, updated_at = :now
+        `UPDATE webhook_deliveries SET locked_until = :leaseEnd, lock_token = :token, attempts = attempts + 1, manual_attempts = manual_attempts + 1, updated_at = :now
          WHERE id = :deliveryId AND endpoint_id = :endpointId AND (locked_until IS NULL OR locked_until < :now) RETURNING ${columns}`,
         { replacements: { now, leaseEnd, token: randomBase62(16), deliveryId, endpointId }, type: QueryTypes.SELECT, transaction }
     ));

@@ -104,7 +104,8 @@ async function deliveryAfterAttempt(context: WebhooksContext, endpointId: string
 
 /**
  * Sends one delivery again now, with the same delivery id, and reports how it went. It
- * changes the delivery's status only when it succeeds; it schedules no retries of its own.
+ * changes the delivery's status only when it succeeds (no retry follows then); it schedules
+ * no retries of its own, and, counted as made by hand, takes none of the queue's.
  */
 export async function redeliver(context: WebhooksContext, familyLongId: string, endpointId: string, deliveryId: string): Promise<ImmediateAttempt> {
 
@@ -138,6 +139,7 @@ export async function ping(context: WebhooksContext, familyLongId: string, endpo
         payload: payload.body,
         status: 'pending',
         attempts: 1,
+        manual_attempts: 1,
         // Held by this call from the start: the queue never takes it (and it is not due anyway).
         lock_token: randomBase62(16)
     });

@@ -189,8 +189,12 @@ export async function enableEndpoint(context: WebhooksContext, familyLongId: str
     return endpoint.update({ active: true, disabled_at: null, disabled_reason: null, disabled_by: null, failing_since: null });
 }
 
-/** Removes the endpoint with its deliveries and their log. */
-export async function removeEndpoint(context: WebhooksContext, familyLongId: string, id: string): Promise<WebhookEndpoint> {
+/**
+ * Removes the endpoint with its deliveries and their log. `alongside` (the audit entry of who
+ * removed it) commits with the removal, so a request that finds the endpoint gone finds that
+ * entry too. Removed meanwhile by another request, it is not found, and `alongside` does not run.
+ */
+export async function removeEndpoint(context: WebhooksContext, familyLongId: string, id: string, alongside?: (endpoint: WebhookEndpoint, transaction: Transaction) => Promise<void>): Promise<WebhookEndpoint> {
 
     const endpoint = await findEndpoint(context, familyLongId, id);
     await context.transaction(async (transaction) => {
@@ -198,7 +202,11 @@ export async function removeEndpoint(context: WebhooksContext, familyLongId: str
         const { WebhookAttempt, WebhookDelivery } = context.models;
         await WebhookAttempt.destroy({ where: { endpoint_id: id }, transaction });
         await WebhookDelivery.destroy({ where: { endpoint_id: id }, transaction });
-        await endpoint.destroy({ transaction });
+        if (await context.models.WebhookEndpoint.destroy({ where: { id }, transaction }) === 0) {
+            throw new ServiceError('not_found', `No webhook endpoint ${id}.`, 404);
+        }
+
+        await alongside?.(endpoint, transaction);
     });
 
     return endpoint;

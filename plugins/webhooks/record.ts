@@ -36,8 +36,9 @@ function deliveryChanges(context: WebhooksContext, outcome: AttemptOutcome, now:
         return last;
     }
 
+    // The schedule counts the queue's own attempts: one made by hand takes none of its retries.
     const next = result.statusCode === 410 ? undefined :
-        nextAttemptAt(claimed.attempts, context.policyStore.current().webhooks.retries, now, retryAfterSeconds(result.retryAfter, now));
+        nextAttemptAt(claimed.attempts - claimed.manual_attempts, context.policyStore.current().webhooks.retries, now, retryAfterSeconds(result.retryAfter, now));
     return next ? { ...last, status: 'pending' as const, next_attempt_at: next } : { ...last, status: 'failed' as const, next_attempt_at: null };
 }
 

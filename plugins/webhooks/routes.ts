@@ -1,5 +1,6 @@
 import type { Request, ResponseToolkit, RouteOptions, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
+import type { Transaction } from 'sequelize';
 
 import { audit, type AuditAction } from '../../lib/audit-log';
 import { apiError, ServiceError } from '../../lib/errors';
@@ -49,10 +50,10 @@ async function answered<T>(work: Promise<T>): Promise<T> {
     }
 }
 
-/** A manager's action in the hosted site's audit log (the same actions its pages record). */
-function auditAction(context: WebhooksContext, request: Request, action: AuditAction, target: string, detail: string | null = null): Promise<void> {
+/** A manager's action in the hosted site's audit log (the same actions its pages record), within `transaction` when given. */
+function auditAction(context: WebhooksContext, request: Request, action: AuditAction, target: string, detail: string | null = null, transaction?: Transaction): Promise<void> {
 
-    return audit(context.models, request, { action, familyLongId: manager(request).familyLongId, target, detail });
+    return audit(context.models, request, { action, familyLongId: manager(request).familyLongId, target, detail }, transaction);
 }
 
 function immediateJson({ outcome, delivery }: ImmediateAttempt) {
@@ -114,8 +115,8 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
             options: { ...managerRoute, validate: { params: endpointParams } },
             handler: async (request) => {
 
-                const endpoint = await answered(removeEndpoint(context, family(request), endpointOf(request)));
-                await auditAction(context, request, 'webhook.delete', endpoint.id, endpoint.url);
+                const endpoint = await answered(removeEndpoint(context, family(request), endpointOf(request),
+                    (removed, transaction) => auditAction(context, request, 'webhook.delete', removed.id, removed.url, transaction)));
                 return { data: { id: endpoint.id, deleted: true } };
             }
         },

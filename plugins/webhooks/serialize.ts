@@ -32,6 +32,7 @@ export function deliveryJson(delivery: WebhookDelivery) {
         event_type: delivery.event_type,
         status: delivery.status,
         attempts: delivery.attempts,
+        manual_attempts: delivery.manual_attempts,
         next_attempt_at: delivery.status === 'pending' ? iso(delivery.next_attempt_at) : null,
         last_status_code: delivery.last_status_code ?? null,
         last_error: delivery.last_error ?? null,

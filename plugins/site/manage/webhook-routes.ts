@@ -1,4 +1,5 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import Boom from '@hapi/boom';
 import Joi from 'joi';
 
 import { audit } from '../../../lib/audit-log';
@@ -55,8 +56,8 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
         return endpointPage(request, h, { error: refusal.message }, refusal.statusCode);
     }
 
-    /** Runs a change of the endpoint, audits it and goes back to its page (or the overview) with a notice. */
-    const change = (action: 'disable' | 'enable' | 'delete', run: (request: Request) => Promise<unknown>): ServerRoute['options'] => ({
+    /** Runs a change of the endpoint, audits it and goes back to its page with a notice. */
+    const change = (action: 'disable' | 'enable', run: (request: Request) => Promise<unknown>): ServerRoute['options'] => ({
         auth: managerPage,
         validate: endpointId,
         async handler(request, h) {
@@ -69,9 +70,19 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
             }
 
             await audit(models, request, { action: `webhook.${action}`, familyLongId: ownFamilyId(request), target: request.params.id as string });
-            return h.redirect(action === 'delete' ? withNotice('/manage/apis', 'webhook-deleted') : withNotice(base(request.params.id as string), action === 'disable' ? 'webhook-disabled' : 'webhook-enabled'));
+            return h.redirect(withNotice(base(request.params.id as string), action === 'disable' ? 'webhook-disabled' : 'webhook-enabled'));
         }
     });
+
+    /**
+     * Whether the family's own audit log records deleting the endpoint (committed with the
+     * deletion): nothing else is left of it, and only its family learns that it was there
+     * (another family's id stays a 404).
+     */
+    async function deletedByFamily(familyLongId: string, id: string): Promise<boolean> {
+
+        return await models.AuditEvent.count({ where: { action: 'webhook.delete', family_long_id: familyLongId, target: id } }) > 0;
+    }
 
     return [
         {
@@ -169,7 +180,27 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
         {
             method: 'POST',
             path: '/manage/apis/webhooks/{id}/delete',
-            options: change('delete', (request) => webhookServices(request).removeEndpoint(ownFamilyId(request), request.params.id as string))
+            options: {
+                auth: managerPage,
+                validate: endpointId,
+                async handler(request, h) {
+
+                    const familyLongId = ownFamilyId(request);
+                    const id = request.params.id as string;
+                    try {
+                        await found(webhookServices(request).removeEndpoint(familyLongId, id,
+                            (removed, transaction) => audit(models, request, { action: 'webhook.delete', familyLongId, target: removed.id }, transaction)));
+                    }
+                    catch (error) {
+                        // Sent twice (a double click, a second tab), the form finds the endpoint gone: done already, not a 404.
+                        if (!(Boom.isBoom(error, 404) && await deletedByFamily(familyLongId, id))) {
+                            throw error;
+                        }
+                    }
+
+                    return h.redirect(withNotice('/manage/apis', 'webhook-deleted'));
+                }
+            }
         },
         {
             method: 'POST',

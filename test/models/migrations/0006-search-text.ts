@@ -1,54 +1,16 @@
-import Path from 'path';
-
 import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { SequelizeStorage, Umzug } from 'umzug';
 
-import { openDatabase } from '../../../lib/database';
-import { migrations } from '../../../models/migrations';
 import { fillBatchSize, searchableFields, up } from '../../../models/migrations/0006-search-text';
 import { fieldNamesWhere, resourceNames, resources } from '../../../models/resources';
 import { searchText } from '../../../models/search-text';
 import { listStatement } from '../../../plugins/records/list-sql';
-import { withScratchDatabase } from '../../helpers/scratch-services';
-import { scratchDirectory, testVariant } from '../../helpers/server';
+import { migrator, withEmptyDatabase } from '../../helpers/migrations';
+import { testVariant } from '../../helpers/server';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
-
-/** Runs `work` on an empty database of the test variant, closed (and on PostgreSQL dropped) afterwards. */
-async function withEmptyDatabase(work: (sequelize: Sequelize) => Promise<void>): Promise<void> {
-
-    const run = async (url: string) => {
-
-        const sequelize = openDatabase(url);
-        try {
-            await work(sequelize);
-        }
-        finally {
-            await sequelize.close();
-        }
-    };
-
-    if (testVariant === 'sqlite') {
-        return run(`sqlite:${Path.join(scratchDirectory(), 'migrations.sqlite')}`);
-    }
-
-    const ran = await withScratchDatabase(process.env.TEST_DATABASE_URL!, 'fr_migration', async (url) => {
-
-        await run(url);
-        return true;
-    });
-    expect(ran, 'PostgreSQL answers').to.be.true();
-}
-
-const migrator = (sequelize: Sequelize) => new Umzug({
-    migrations,
-    context: sequelize.getQueryInterface(),
-    storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
-    logger: undefined
-});
 
 const familyLongId = 'fam_migrated';
 const at = new Date('2025-01-02T03:04:05.678Z');
@@ -135,7 +97,7 @@ describe(`migration 0006-search-text on ${testVariant}`, () => {
 
             const umzug = migrator(sequelize);
             await umzug.up();
-            await umzug.down();
+            await umzug.down({ to: '0006-search-text' });
             for (const table of Object.keys(searchableFields)) {
                 expect(await sequelize.getQueryInterface().describeTable(table)).to.not.include('search_text');
             }

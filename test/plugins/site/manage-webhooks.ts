@@ -85,6 +85,7 @@ describe('Manage > APIs & Connectors: webhooks', () => {
 
         const redelivered = await client.post(`/manage/apis/webhooks/${endpoint.id}/deliveries/${deliveryId}/redeliver`);
         expect(redelivered.payload).to.contain('Redelivery: delivered');
+        expect(redelivered.payload).to.contain('<td class="num">2<div class="muted small">2 by hand</div></td>');
         expect(receiver.received.length).to.equal(before + 2);
     });
 
@@ -107,6 +108,37 @@ describe('Manage > APIs & Connectors: webhooks', () => {
 
         const actions = (await server.app.services.models.AuditEvent.findAll({ where: { family_long_id: family.familyLongId }, order: [['id', 'ASC']] })).map((event) => event.action);
         expect(actions).to.include(['webhook.create', 'webhook.rotate_secret', 'webhook.disable', 'webhook.enable', 'webhook.delete']);
+    });
+
+    it('answers a delete form sent twice (a double click, a second tab) as the first time, recording it once', async () => {
+
+        const { family, client, endpoint } = await managerWithEndpoint();
+        expect((await client.get(`/manage/apis/webhooks/${endpoint.id}/delete`)).statusCode).to.equal(200);
+        for (let sent = 0; sent < 2; ++sent) {
+            const deleted = await client.post(`/manage/apis/webhooks/${endpoint.id}/delete`);
+            expect(deleted.statusCode).to.equal(302);
+            expect(deleted.headers.location).to.equal('/manage/apis?notice=webhook-deleted');
+        }
+
+        expect(await server.app.services.models.AuditEvent.count({ where: { target: endpoint.id, action: 'webhook.delete' } })).to.equal(1);
+        expect((await client.get(`/manage/apis/webhooks/${endpoint.id}/delete`)).statusCode).to.equal(404);
+
+        // Another manager of the same family sees it done too; another family's manager, and an id never given, stay unknown.
+        const colleague = await signedIn(server, { role: 'manager', familyLongId: family.familyLongId });
+        expect((await colleague.post(`/manage/apis/webhooks/${endpoint.id}/delete`)).headers.location).to.equal('/manage/apis?notice=webhook-deleted');
+        const stranger = await signedIn(server, { role: 'manager', familyLongId: (await familyWithKey(server)).familyLongId });
+        expect((await stranger.post(`/manage/apis/webhooks/${endpoint.id}/delete`)).statusCode).to.equal(404);
+        expect((await client.post('/manage/apis/webhooks/whe_neverexisted00000000/delete')).statusCode).to.equal(404);
+    });
+
+    it('answers both of two delete forms sent at once (a double click) as done, recording the deletion once', async () => {
+
+        for (let pair = 0; pair < 5; ++pair) {
+            const { client, endpoint } = await managerWithEndpoint();
+            const answers = await Promise.all([client.post(`/manage/apis/webhooks/${endpoint.id}/delete`), client.post(`/manage/apis/webhooks/${endpoint.id}/delete`)]);
+            expect(answers.map((answer) => answer.headers.location)).to.equal(['/manage/apis?notice=webhook-deleted', '/manage/apis?notice=webhook-deleted']);
+            expect(await server.app.services.models.AuditEvent.count({ where: { target: endpoint.id, action: 'webhook.delete' } })).to.equal(1);
+        }
     });
 
     it('never shows or changes another family\'s endpoint', async () => {

@@ -11,7 +11,7 @@ import { suspendFamily, unsuspendFamily } from '../../../lib/accounts/families';
 import { projectRoot } from '../../../lib/config';
 import { familyWithKey } from '../../helpers/server';
 import { answer, hang, TestReceiver, type ReceivedRequest, type Responder } from './helpers/receiver';
-import { createPerson, eventually, familyWithEndpoint, receiverAndServer, scriptedResolver, stopReceiverAndServer, webhooksServer } from './helpers/setup';
+import { createPerson, eventually, familyWithEndpoint, receiverAndServer, receiverPolicies, scriptedResolver, stopReceiverAndServer, webhooksServer } from './helpers/setup';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -252,6 +252,72 @@ describe('webhook delivery', () => {
         });
         expect(deliveries[0].get({ plain: true })).to.include({ attempts: 4, last_status_code: 500 });
         expect(requestsOf(family.familyLongId)).to.have.length(4);
+    });
+});
+
+describe('webhook redelivery by hand beside the retry schedule', () => {
+
+    let receiver: TestReceiver;
+    let server: Server;
+
+    before(async () => {
+
+        receiver = await TestReceiver.start();
+        // Retries far enough apart for a manager to redeliver in between: three attempts of the queue's in all.
+        const policiesDir = receiverPolicies(receiver, (policy) => {
+
+            policy.retries.schedule_seconds = [0, 1.5, 1.5];
+        });
+        server = await webhooksServer(receiver, { policiesDir });
+    });
+
+    after(() => stopReceiverAndServer({ receiver, server }));
+
+    const requestsOf = (familyLongId: string) => receiver.received.filter((request) => request.body.includes(familyLongId));
+
+    /** A delivery whose first attempt failed with a 500 and is recorded, its retry not yet due. */
+    async function failedOnce() {
+
+        const family = await familyWithEndpoint(server, receiver);
+        receiver.respondWith(answer(500));
+        await createPerson(family);
+        const delivery = await eventually(async () => {
+
+            const [first] = (await server.plugins.webhooks.listDeliveries(family.familyLongId, family.endpointId)).deliveries;
+            return first?.last_status_code === 500 && first;
+        });
+        return { family, delivery };
+    }
+
+    it('keeps every retry of the schedule, at its time, when a manager redelivers by hand in between, and logs that attempt as manual', async () => {
+
+        const { family, delivery } = await failedOnce();
+        receiver.respondWith(answer(500), answer(500), answer(500));
+        const manual = await server.plugins.webhooks.redeliver(family.familyLongId, family.endpointId, delivery.id);
+        expect(manual.outcome.delivered).to.be.false();
+        expect(manual.delivery.get({ plain: true })).to.include({ status: 'pending', attempts: 2, manual_attempts: 1, next_attempt_at: delivery.next_attempt_at });
+
+        const { delivery: givenUp, attempts } = await eventually(async () => {
+
+            const found = await server.plugins.webhooks.getDelivery(family.familyLongId, family.endpointId, delivery.id);
+            return found.delivery.status === 'failed' && found;
+        });
+        expect(attempts.map((attempt) => [attempt.attempt, attempt.trigger, attempt.status_code])).to.equal([[1, 'queue', 500], [2, 'redeliver', 500], [3, 'queue', 500], [4, 'queue', 500]]);
+        expect(givenUp.get({ plain: true })).to.include({ attempts: 4, manual_attempts: 1 });
+        expect(requestsOf(family.familyLongId)).to.have.length(4);
+    });
+
+    it('ends the delivery when a redelivery by hand succeeds: no retry follows', async () => {
+
+        const { family, delivery } = await failedOnce();
+        const manual = await server.plugins.webhooks.redeliver(family.familyLongId, family.endpointId, delivery.id);
+        expect(manual.outcome.delivered).to.be.true();
+        expect(manual.delivery.get({ plain: true })).to.include({ status: 'delivered', attempts: 2, manual_attempts: 1, next_attempt_at: null });
+
+        // Past the time the retry was due.
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        expect(requestsOf(family.familyLongId)).to.have.length(2);
+        expect((await server.plugins.webhooks.getDelivery(family.familyLongId, family.endpointId, delivery.id)).delivery.status).to.equal('delivered');
     });
 });
 

@@ -64,7 +64,7 @@ describe('/manage/webhooks JSON routes', () => {
         const ping = await json(client, 'POST', `/manage/webhooks/${endpoint.id}/ping`);
         expect(ping.statusCode).to.equal(200);
         expect((ping.result as any).data.attempt).to.include({ delivered: true, status_code: 204, error: null, address: '127.0.0.1' });
-        expect((ping.result as any).data.delivery).to.include({ event_type: 'ping', status: 'delivered', attempts: 1 });
+        expect((ping.result as any).data.delivery).to.include({ event_type: 'ping', status: 'delivered', attempts: 1, manual_attempts: 1 });
 
         const rotated = await json(client, 'POST', `/manage/webhooks/${endpoint.id}/rotate-secret`);
         expect((rotated.result as any).data.secret).to.match(/^whsec_/);
@@ -85,6 +85,16 @@ describe('/manage/webhooks JSON routes', () => {
         expect(audited.find((event) => event.action === 'webhook.create')!.actor_id).to.equal(client.account.user.id);
     });
 
+    it('deletes an endpoint once when two DELETEs arrive together: the other is a 404, and the audit log has one entry', async () => {
+
+        const { client } = await manager();
+        const endpoint = (await json(client, 'POST', '/manage/webhooks', { url: receiver.url(), resources: ['persons'] }) as any).result.data;
+        const answers = await Promise.all([json(client, 'DELETE', `/manage/webhooks/${endpoint.id}`), json(client, 'DELETE', `/manage/webhooks/${endpoint.id}`)]);
+        expect(answers.map((answer) => answer.statusCode).sort()).to.equal([200, 404]);
+        expect(answers.find((answer) => answer.statusCode === 404)!.result).to.include({ code: 'not_found' });
+        expect(await server.app.services.models.AuditEvent.count({ where: { target: endpoint.id, action: 'webhook.delete' } })).to.equal(1);
+    });
+
     it('shows the delivery log and redelivers one delivery', async () => {
 
         const { family, client } = await manager();
@@ -96,10 +106,10 @@ describe('/manage/webhooks JSON routes', () => {
             const page = (await json(client, 'GET', `/manage/webhooks/${endpoint.id}/deliveries?limit=10`)).result as any;
             return page.data.length === 1 && page.data[0].status === 'delivered' && page.data;
         });
-        expect(delivery).to.include({ event_type: 'persons.created', attempts: 1, last_status_code: 204, next_attempt_at: null });
+        expect(delivery).to.include({ event_type: 'persons.created', attempts: 1, manual_attempts: 0, last_status_code: 204, next_attempt_at: null });
 
         const redelivered = await json(client, 'POST', `/manage/webhooks/${endpoint.id}/deliveries/${delivery.id}/redeliver`);
-        expect((redelivered.result as any).data.delivery).to.include({ id: delivery.id, attempts: 2 });
+        expect((redelivered.result as any).data.delivery).to.include({ id: delivery.id, attempts: 2, manual_attempts: 1 });
 
         const detail = (await json(client, 'GET', `/manage/webhooks/${endpoint.id}/deliveries/${delivery.id}`)).result as any;
         expect(detail.data.attempt_log.map((attempt: any) => [attempt.attempt, attempt.trigger, attempt.status_code])).to.equal([[1, 'queue', 204], [2, 'redeliver', 204]]);
