@@ -1,6 +1,6 @@
 import { DataTypes, Model, type ModelAttributeColumnOptions, type ModelOptions, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
 
-import { fieldNamesWhere, storedFileColumns, type FieldDeclaration, type ResourceDeclaration } from './resources';
+import { fieldNamesWhere, maxCharactersOf, storedFileColumns, type FieldDeclaration, type ResourceDeclaration } from './resources';
 import { searchText, searchTextColumn } from './search-text';
 
 /** A row of one of the eight resource tables; its fields come from the resource declaration. */
@@ -15,7 +15,7 @@ export class ResourceRecord extends Model {
 export type ResourceModel = ModelStatic<ResourceRecord>;
 
 const columnTypes = {
-    string: (field: FieldDeclaration) => DataTypes.STRING(field.max ?? 255),
+    string: (field: FieldDeclaration) => DataTypes.STRING(maxCharactersOf(field)),
     text: () => DataTypes.TEXT,
     enum: () => DataTypes.STRING(32),
     date: () => DataTypes.STRING(10),

@@ -1,8 +1,8 @@
-import { isWritable, resourceNames, resources, systemFields, type FieldDeclaration } from '../../models/resources';
+import { isWritable, maxCharactersOf, resourceNames, resources, systemFields, type FieldDeclaration } from '../../models/resources';
 
 const typeTexts: Record<FieldDeclaration['type'], (field: FieldDeclaration) => string> = {
-    string: (field) => `string (≤ ${field.max ?? 255})`,
-    text: (field) => `text (≤ ${field.max ?? 10000})`,
+    string: (field) => `string (≤ ${maxCharactersOf(field)} characters)`,
+    text: (field) => `text (≤ ${maxCharactersOf(field)} characters)`,
     enum: (field) => `one of ${(field.values ?? []).map((value) => `\`${value}\``).join(', ')}`,
     date: () => 'date YYYY-MM-DD',
     partial_date: () => 'partial date: YYYY, YYYY-MM or YYYY-MM-DD',

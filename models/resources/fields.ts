@@ -33,6 +33,9 @@ export interface FieldDeclaration {
     readonly filterable?: boolean;
 }
 
+/** The most characters (code points) a `string` or `text` field takes. */
+export const maxCharactersOf = (field: FieldDeclaration): number => field.max ?? (field.type === 'text' ? 10000 : 255);
+
 export const resourceNames = ['trees', 'persons', 'gallery', 'events', 'projects', 'finances', 'documents', 'history'] as const;
 export type ResourceName = typeof resourceNames[number];
 

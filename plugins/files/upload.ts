@@ -4,7 +4,7 @@ import Joi from 'joi';
 import { apiCredentials } from '../../gateway/scopes';
 import { storableText } from '../../lib/storable-text';
 import { stringOfAtMost } from '../../lib/text-length';
-import type { ResourceDeclaration } from '../../models/resources';
+import { maxCharactersOf, type ResourceDeclaration } from '../../models/resources';
 import { decodeCanonicalBase64, decodedLength } from './base64';
 import { holdBlob, releaseBlob } from './blobs';
 import type { FilesContext } from './context';
@@ -41,7 +41,7 @@ export function uploadPayloadSchema(metadata: Joi.ObjectSchema): Joi.ObjectSchem
  */
 export function uploadHandler(resource: ResourceDeclaration, context: FilesContext) {
 
-    const maxNameLength = resource.fields.original_name.max ?? 255;
+    const maxNameLength = maxCharactersOf(resource.fields.original_name);
 
     return async (request: Request, h: ResponseToolkit) => {
 

@@ -1,9 +1,8 @@
 import { isApiTimestamp } from '../../lib/api-timestamp';
 import { apiError } from '../../lib/errors';
 import { recordId } from '../../lib/ids';
-import { fieldNamesWhere, type FieldDeclaration, type ResourceDeclaration } from '../../models/resources';
+import { fieldNamesWhere, maxCharactersOf, type FieldDeclaration, type ResourceDeclaration } from '../../models/resources';
 import { isUnstorableText } from '../../lib/storable-text';
-import { maxCharactersOf } from './field-schemas';
 
 /** Where the previous page ended: the sort it was read in, and the last row's sort value and id. */
 export interface Cursor {

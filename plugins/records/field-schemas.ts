@@ -1,7 +1,7 @@
 import Joi from 'joi';
 
 import type { FieldDeclaration } from '../../models/resources';
-import { resources } from '../../models/resources';
+import { maxCharactersOf, resources } from '../../models/resources';
 import { storableText } from '../../lib/storable-text';
 import { stringOfAtMost } from '../../lib/text-length';
 import { recordIdSchema } from './record-ids';
@@ -26,9 +26,6 @@ const dateMessages = { 'date.real': '{{#label}} is not a real calendar date' };
 const currencyCodes = new Set(Intl.supportedValuesOf('currency'));
 const knownCurrency = (value: string, helpers: Joi.CustomHelpers) => (currencyCodes.has(value) ? value : helpers.error('currency.unknown'));
 const currencyMessage = '{{#label}} must be an ISO 4217 currency code in current use, such as EUR or USD';
-
-/** The most characters (code points) a `string` or `text` field takes. */
-export const maxCharactersOf = (field: FieldDeclaration): number => field.max ?? (field.type === 'text' ? 10000 : 255);
 
 // Free text refuses U+0000; every other string type's pattern or value list leaves no room for one.
 const schemaByType: Record<FieldDeclaration['type'], (field: FieldDeclaration) => Joi.Schema> = {

@@ -20,7 +20,7 @@ describe('renderResourceReference()', () => {
     it('documents the person fields, the required ones and the gender values', () => {
 
         const text = renderResourceReference();
-        expect(text).to.contain('| `first_name` | string (≤ 100) | ✓ |');
+        expect(text).to.contain('| `first_name` | string (≤ 100 characters) | ✓ |');
         expect(text).to.contain('one of `female`, `male`, `other`, `unknown`');
     });
 });
