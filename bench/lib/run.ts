@@ -80,21 +80,42 @@ interface RawSlice {
 // @types/autocannon does not declare it: merges raw slices into one result, histograms included.
 const aggregateResult = (autocannon as unknown as { aggregateResult(slices: RawSlice[], options: { url: string }): autocannon.Result }).aggregateResult;
 
-/** One slice of load on `target`, from a worker thread. */
-function loadSlice(target: Target, connections: number, seconds: number): Promise<RawSlice> {
+/** A target's load generator: one worker thread, kept for all of its slices (load-worker.ts). */
+class LoadGenerator {
 
-    const worker = new Worker(Path.join(__dirname, 'load-worker.js'), { workerData: { url: target.url, headers: target.headers, connections, duration: seconds } });
-    const result = new Promise<RawSlice>((resolve, reject) => {
+    private readonly worker: Worker;
 
-        worker.once('message', (message: { result?: RawSlice; error?: string }) => message.result ? resolve(message.result) : reject(new Error(message.error)));
-        worker.once('error', reject);
-    });
+    constructor(private readonly target: Target, private readonly connections: number) {
 
-    return result.finally(() => worker.terminate());
+        this.worker = new Worker(Path.join(__dirname, 'load-worker.js'));
+    }
+
+    /** One slice of load on the target. */
+    slice(seconds: number): Promise<RawSlice> {
+
+        return new Promise<RawSlice>((resolve, reject) => {
+
+            const fail = (error: Error) => reject(error);
+            this.worker.once('error', fail);
+            this.worker.once('message', (message: { result?: RawSlice; error?: string }) => {
+
+                this.worker.removeListener('error', fail);
+                return message.result ? resolve(message.result) : reject(new Error(message.error));
+            });
+
+            this.worker.postMessage({ url: this.target.url, headers: this.target.headers, connections: this.connections, duration: seconds });
+        });
+    }
+
+    async stop(): Promise<void> {
+
+        await this.worker.terminate();
+    }
 }
 
 interface Progress {
     target: Target;
+    load: LoadGenerator;
     memoryBefore: MemorySample;
     slices: RawSlice[];
     busyMilliseconds: number;
@@ -128,24 +149,30 @@ function measurement({ target, memoryBefore, slices, busyMilliseconds }: Progres
 export async function measureTargets(targets: Target[], settings: BenchSettings): Promise<Measurement[]> {
 
     const progress: Progress[] = [];
-    for (const target of targets) {
-        process.stderr.write(`${target.scenario}: ${settings.warmupSeconds} s warm-up\n`);
-        const memoryBefore = memorySample();
-        await loadSlice(target, settings.connections, settings.warmupSeconds);
-        progress.push({ target, memoryBefore, slices: [], busyMilliseconds: 0 });
-    }
-
-    const sliceSeconds = settings.durationSeconds / settings.rounds;
-    process.stderr.write(`measuring ${settings.rounds} rounds of ${sliceSeconds} s per target at ${settings.connections} connections\n`);
-    for (let round = 0; round < settings.rounds; ++round) {
-        for (const entry of progress) {
-            const loopBefore = performance.eventLoopUtilization();
-            entry.slices.push(await loadSlice(entry.target, settings.connections, sliceSeconds));
-            entry.busyMilliseconds += performance.eventLoopUtilization(loopBefore).active;
+    try {
+        for (const target of targets) {
+            process.stderr.write(`${target.scenario}: ${settings.warmupSeconds} s warm-up\n`);
+            const memoryBefore = memorySample();
+            const load = new LoadGenerator(target, settings.connections);
+            progress.push({ target, load, memoryBefore, slices: [], busyMilliseconds: 0 });
+            await load.slice(settings.warmupSeconds);
         }
-    }
 
-    return progress.map(measurement);
+        const sliceSeconds = settings.durationSeconds / settings.rounds;
+        process.stderr.write(`measuring ${settings.rounds} rounds of ${sliceSeconds} s per target at ${settings.connections} connections\n`);
+        for (let round = 0; round < settings.rounds; ++round) {
+            for (const entry of progress) {
+                const loopBefore = performance.eventLoopUtilization();
+                entry.slices.push(await entry.load.slice(sliceSeconds));
+                entry.busyMilliseconds += performance.eventLoopUtilization(loopBefore).active;
+            }
+        }
+
+        return progress.map(measurement);
+    }
+    finally {
+        await Promise.all(progress.map((entry) => entry.load.stop()));
+    }
 }
 
 /** Runs a benchmark script: any failure is printed and makes the exit code non-zero. */
