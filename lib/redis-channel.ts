@@ -18,6 +18,7 @@ export interface ChannelHandlers {
 export class RedisChannel {
     private subscriber?: RedisClient;
     private subscribed?: Promise<void>;
+    private attempts?: ConnectAttempts;
 
     constructor(private readonly client: RedisClient, readonly name: string, private readonly log: Log, private readonly handlers: ChannelHandlers) {}
 
@@ -40,14 +41,20 @@ export class RedisChannel {
 
     async close(): Promise<void> {
 
-        const subscriber = this.subscriber;
+        const { subscriber, attempts } = this;
         this.subscriber = undefined;
+        this.attempts = undefined;
         this.subscribed = undefined;
-        if (subscriber?.isReady) {
+        if (!subscriber?.isOpen) {
+            return;
+        }
+
+        await attempts?.ended();
+        if (subscriber.isReady) {
             await subscriber.quit();
         }
-        else if (subscriber?.isOpen) {
-            // Still connecting, or reconnecting: QUIT would wait for a connection that may never come.
+        else if (subscriber.isOpen) {
+            // Waiting to reconnect: QUIT would wait for a connection that may never come.
             await subscriber.disconnect();
         }
     }
@@ -56,6 +63,7 @@ export class RedisChannel {
 
         const subscriber = this.client.duplicate();
         this.subscriber = subscriber;
+        this.attempts = new ConnectAttempts(subscriber);
         let connections = 0;
         subscriber.on('error', (error: Error) => this.log(['redis', 'error'], `${this.name} subscriber: ${error.message}`));
         // node-redis subscribes again by itself after a reconnection; what was published meanwhile is gone.
@@ -68,8 +76,8 @@ export class RedisChannel {
 
         try {
             await subscriber.connect();
-            // connect() resolves, unconnected, when close() came first; SUBSCRIBE would then wait for ever.
-            if (!subscriber.isOpen) {
+            // close() came first (connect() then resolves unconnected, or close() is quitting): SUBSCRIBE would wait for ever.
+            if (this.subscriber !== subscriber || !subscriber.isOpen) {
                 throw new Error(`${this.name}: closed before subscribing`);
             }
 
@@ -79,6 +87,7 @@ export class RedisChannel {
             // The next listen() opens a connection of its own: this one must not stay open, or keep reconnecting.
             if (this.subscriber === subscriber) {
                 this.subscriber = undefined;
+                this.attempts = undefined;
             }
 
             if (subscriber.isOpen) {
@@ -87,5 +96,56 @@ export class RedisChannel {
 
             throw error;
         }
+    }
+}
+
+/**
+ * Follows a node-redis 4 client's connection attempts. An attempt cannot be cancelled: a
+ * disconnect() while its TCP connect is in flight leaves the socket it then opens connected
+ * for good, so whoever closes the client waits for the attempt to end first.
+ */
+class ConnectAttempts {
+    private inFlight = true;                    // made right before connect()
+
+    constructor(private readonly client: RedisClient) {
+
+        client.on('reconnecting', () => {
+
+            this.inFlight = true;
+        });
+        client.on('ready', () => {
+
+            this.inFlight = false;
+        });
+        client.on('error', () => {
+
+            this.inFlight = false;
+        });
+    }
+
+    /**
+     * Resolves when no attempt is in flight: at once, or when the one in flight is ready or has
+     * failed (its connect timeout fails it), or after `boundMs` should Redis connect and never answer.
+     */
+    ended(boundMs = 5000): Promise<void> {
+
+        if (!this.inFlight) {
+            return Promise.resolve();
+        }
+
+        return new Promise((resolve) => {
+
+            const done = () => {
+
+                clearTimeout(timer);
+                this.client.off('ready', done);
+                this.client.off('error', done);
+                resolve();
+            };
+
+            const timer = setTimeout(done, boundMs);
+            this.client.once('ready', done);
+            this.client.once('error', done);
+        });
     }
 }

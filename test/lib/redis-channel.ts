@@ -48,6 +48,24 @@ describe('RedisChannel', () => {
         expect(socketsAndTimers()).to.equal(held);
     });
 
+    it('close() while the subscriber\'s TCP connect is in flight leaves no connection open', { skip: !testRedisUrl }, async () => {
+
+        const client = await connectRedis(testRedisUrl!, ignore);
+        try {
+            const held = socketsAndTimers();
+            const channel = new RedisChannel(client, 'fr-test-closed-while-connecting', ignore, { message: ignore, reconnected: ignore });
+            const listening = channel.listen();         // the subscriber's connect has started, not finished
+            const refused = expect(listening).to.reject('fr-test-closed-while-connecting: closed before subscribing');
+            await channel.close();
+            await refused;
+            await sleep(100);                           // long enough for a connect to 127.0.0.1 to finish
+            expect(socketsAndTimers()).to.equal(held);
+        }
+        finally {
+            await client.quit();
+        }
+    });
+
     describe('on a Redis that refuses the subscription', { skip: !testRedisUrl }, () => {
 
         // A Redis user with every command but no channel: its SUBSCRIBE is refused (NOPERM), as a deployment's
