@@ -1,5 +1,29 @@
 import Joi from 'joi';
 
+/** Whether `value` has more than `limit` characters (code points): the services' length rule, and the joi rule's below. */
+export function hasMoreCharactersThan(value: string, limit: number): boolean {
+
+    // A character is one or two units: a value of at most `limit` units fits; a longer one is counted only until it is over.
+    if (value.length <= limit) {
+        return false;
+    }
+
+    let characters = 0;
+    for (const _character of value) {
+        if (++characters > limit) {
+            return true;
+        }
+    }
+
+    return false;
+}
+
+/**
+ * The most UTF-16 units `characters` characters can take (two each, beyond the BMP). HTML's
+ * `maxlength` counts units: set to this, it never cuts a value the server would take.
+ */
+export const utf16UnitsFor = (characters: number): number => 2 * characters;
+
 /*
  * joi's string().max(n) counts UTF-16 units (`value.length`), so n emoji, two units each, were
  * refused. JSON Schema's maxLength, which the API reference shows, and PostgreSQL's VARCHAR(n)
@@ -16,19 +40,7 @@ const countingCharacters = Joi.extend({
             args: [{ name: 'limit', assert: (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0, message: 'must be a whole number' }],
             validate(value: string, helpers: Joi.CustomHelpers, { limit }: { limit: number }) {
 
-                // A character is one or two units: a value of at most `limit` units fits; a longer one is counted only until it is over.
-                if (value.length <= limit) {
-                    return value;
-                }
-
-                let characters = 0;
-                for (const _character of value) {
-                    if (++characters > limit) {
-                        return helpers.error('string.max', { limit, value });
-                    }
-                }
-
-                return value;
+                return hasMoreCharactersThan(value, limit) ? helpers.error('string.max', { limit, value }) : value;
             }
         }
     }

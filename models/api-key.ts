@@ -1,5 +1,7 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
+import { textLimits } from '../lib/text-limits';
+
 /** An API key. Only a keyed hash of the secret is stored; the key is shown once at creation. */
 export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttributes<ApiKey>> {
     /** Opaque id (`key_…`), used to revoke and in usage reports. */
@@ -37,7 +39,7 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
         return (class extends ApiKey {}).init({
             id: { type: DataTypes.STRING(32), primaryKey: true },
             family_long_id: { type: DataTypes.STRING(64), allowNull: false },
-            name: { type: DataTypes.STRING(100), allowNull: false },
+            name: { type: DataTypes.STRING(textLimits.apiKeyName), allowNull: false },
             display_prefix: { type: DataTypes.STRING(20), allowNull: false },
             last_four: { type: DataTypes.STRING(4), allowNull: false },
             secret_hash: { type: DataTypes.STRING(64), allowNull: false, unique: true },

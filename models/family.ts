@@ -1,5 +1,7 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
+import { textLimits } from '../lib/text-limits';
+
 export const planNames = ['lite', 'family', 'max', 'lifetime'] as const;
 export type PlanName = typeof planNames[number];
 
@@ -29,7 +31,7 @@ export class Family extends Model<InferAttributes<Family>, InferCreationAttribut
         // A subclass per Sequelize instance, so several deployments (tests, instances) can live in one process.
         return (class extends Family {}).init({
             family_long_id: { type: DataTypes.STRING(64), primaryKey: true },
-            name: { type: DataTypes.STRING(200), allowNull: false },
+            name: { type: DataTypes.STRING(textLimits.familyName), allowNull: false },
             plan: { type: DataTypes.STRING(20), allowNull: false },
             api_enabled: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
             api_resources: { type: DataTypes.JSON, allowNull: false, defaultValue: [] },

@@ -1,5 +1,7 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
+import { textLimits } from '../lib/text-limits';
+
 export const familyRoles = ['manager', 'member'] as const;
 export type FamilyRole = typeof familyRoles[number];
 
@@ -31,7 +33,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
         // A subclass per Sequelize instance, so several deployments (tests, instances) can live in one process.
         return (class extends User {}).init({
             id: { type: DataTypes.STRING(32), primaryKey: true },
-            email: { type: DataTypes.STRING(320), allowNull: false, unique: true },
+            email: { type: DataTypes.STRING(textLimits.email), allowNull: false, unique: true },
             password_hash: { type: DataTypes.STRING(100), allowNull: false },
             family_long_id: { type: DataTypes.STRING(64), allowNull: true },
             role: { type: DataTypes.STRING(20), allowNull: true },

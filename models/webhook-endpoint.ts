@@ -1,5 +1,7 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
+import { textLimits } from '../lib/text-limits';
+
 /**
  * Where a family's change events are POSTed. The signing secret is kept encrypted
  * (AES-256-GCM under a key derived from the master secret): unlike an API key it
@@ -43,8 +45,8 @@ export class WebhookEndpoint extends Model<InferAttributes<WebhookEndpoint>, Inf
         return (class extends WebhookEndpoint {}).init({
             id: { type: DataTypes.STRING(32), primaryKey: true },
             family_long_id: { type: DataTypes.STRING(64), allowNull: false },
-            url: { type: DataTypes.STRING(2048), allowNull: false },
-            description: { type: DataTypes.STRING(500), allowNull: true },
+            url: { type: DataTypes.STRING(textLimits.webhookUrl), allowNull: false },
+            description: { type: DataTypes.STRING(textLimits.webhookDescription), allowNull: true },
             resources: { type: DataTypes.JSON, allowNull: false },
             active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
             disabled_at: { type: DataTypes.DATE, allowNull: true },

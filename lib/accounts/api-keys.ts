@@ -2,6 +2,8 @@ import { apiKeyPrefix, displayParts, generateApiKeyToken, hashApiKey, isWellForm
 import type { ApiKey } from '../../models/api-key';
 import { ServiceError } from '../errors';
 import { recordId } from '../ids';
+import { hasMoreCharactersThan } from '../text-length';
+import { textLimits } from '../text-limits';
 import type { AccountsContext } from './context';
 import { findFamily } from './families';
 
@@ -53,8 +55,8 @@ export async function createApiKey(context: AccountsContext, input: NewApiKey): 
 
     const family = await findFamily(context, input.familyLongId);
     const name = input.name.trim();
-    if (!name || name.length > 100) {
-        throw new ServiceError('invalid_request', 'A key name is 1 to 100 characters.');
+    if (!name || hasMoreCharactersThan(name, textLimits.apiKeyName)) {
+        throw new ServiceError('invalid_request', `A key name is 1 to ${textLimits.apiKeyName} characters.`);
     }
 
     checkResources(input.resources, family.api_resources);

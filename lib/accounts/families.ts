@@ -1,5 +1,7 @@
 import { familyLongId } from '../ids';
 import { ServiceError } from '../errors';
+import { hasMoreCharactersThan } from '../text-length';
+import { textLimits } from '../text-limits';
 import type { Family, PlanName } from '../../models/family';
 import { planNames } from '../../models/family';
 import type { AccountsContext } from './context';
@@ -17,8 +19,8 @@ export async function findFamily(context: AccountsContext, id: string): Promise<
 export async function createFamily(context: AccountsContext, input: { name: string; plan: string }): Promise<Family> {
 
     const name = input.name.trim();
-    if (!name || name.length > 200) {
-        throw new ServiceError('invalid_request', 'A family name is 1 to 200 characters.');
+    if (!name || hasMoreCharactersThan(name, textLimits.familyName)) {
+        throw new ServiceError('invalid_request', `A family name is 1 to ${textLimits.familyName} characters.`);
     }
 
     if (!planNames.includes(input.plan as PlanName)) {
@@ -79,6 +81,10 @@ export async function suspendFamily(context: AccountsContext, id: string, reason
 
     if (!reason.trim()) {
         throw new ServiceError('invalid_request', 'Give a reason for the suspension: family managers see it.');
+    }
+
+    if (hasMoreCharactersThan(reason.trim(), textLimits.suspensionReason)) {
+        throw new ServiceError('invalid_request', `A suspension reason is at most ${textLimits.suspensionReason} characters.`);
     }
 
     const family = await findFamily(context, id);

@@ -2,6 +2,8 @@ import Bcrypt from 'bcrypt';
 
 import { ServiceError } from '../errors';
 import { recordId } from '../ids';
+import { hasMoreCharactersThan } from '../text-length';
+import { textLimits } from '../text-limits';
 import { familyRoles, type FamilyRole, type User } from '../../models/user';
 import type { AccountsContext } from './context';
 import { findFamily } from './families';
@@ -19,7 +21,7 @@ export interface NewUser {
 export async function createUser(context: AccountsContext, input: NewUser): Promise<User> {
 
     const email = input.email.trim().toLowerCase();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 320) {
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || hasMoreCharactersThan(email, textLimits.email)) {
         throw new ServiceError('invalid_request', `"${input.email}" is not an email address.`);
     }
 

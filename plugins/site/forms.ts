@@ -3,6 +3,8 @@ import Joi from 'joi';
 
 import { ServiceError } from '../../lib/errors';
 import { storableText } from '../../lib/storable-text';
+import { stringOfAtMost, utf16UnitsFor } from '../../lib/text-length';
+import { textLimits, type TextLimit } from '../../lib/text-limits';
 
 /** A group of checkboxes: absent when none is ticked, a string for one, an array for several. */
 export const ticks = Joi.array().items(Joi.string().max(64)).single().default([]);
@@ -10,11 +12,18 @@ export const ticks = Joi.array().items(Joi.string().max(64)).single().default([]
 /** An id in a path: what the services create (`key_…`, `fam_…`), nothing else reaches a query. */
 export const idParam = Joi.string().pattern(/^[a-z]+_[0-9A-Za-z]{8,40}$/).required();
 
-/** Text typed into a form or a search box: stored as typed or refused with a 400 (lib/storable-text.ts). */
-export const typedText = (max: number) => storableText(Joi.string().max(max));
+/**
+ * Text typed into a form or a search box for a field of at most `textLimits[limit]` characters;
+ * stored as typed or refused with a 400 (lib/storable-text.ts). The field's `maxlength` counts
+ * UTF-16 units, so it is the most those characters can take (the `maxlength` helper), which lets
+ * through as many characters when none is beyond the BMP. Joi takes that many characters, so what a
+ * browser sends always reaches the rule that counts `textLimits[limit]` (the service's), which
+ * refuses more in words on the form; only a hand-made request beyond it gets the 400 page.
+ */
+export const typedText = (limit: TextLimit) => storableText(stringOfAtMost(utf16UnitsFor(textLimits[limit])));
 
-/** A reason or description typed into a form. */
-export const freeText = (max: number) => typedText(max).trim().allow('').default('');
+/** A name, reason or description typed into a form. */
+export const freeText = (limit: TextLimit) => typedText(limit).trim().allow('').default('');
 
 /**
  * A service's refusal as words for the form that asked (a Lite family enabling the API,

@@ -81,7 +81,7 @@ export function signInRoutes(context: SiteContext): ServerRoute[] {
                 auth: signInPage,
                 validate: {
                     payload: Joi.object({
-                        email: typedText(320).allow('').default(''),
+                        email: typedText('email').allow('').default(''),
                         password: Joi.string().allow('').max(200).default(''),
                         next: nextField
                     })

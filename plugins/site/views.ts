@@ -5,6 +5,8 @@ import Handlebars from 'handlebars';
 import Vision from '@hapi/vision';
 
 import { projectRoot } from '../../lib/config';
+import { utf16UnitsFor } from '../../lib/text-length';
+import { textLimits, type TextLimit } from '../../lib/text-limits';
 import type { SiteCredentials } from './credentials';
 import { noticeOf } from './notices';
 
@@ -22,6 +24,8 @@ function handlebars(): typeof Handlebars {
     engine.registerHelper('date', (value: unknown) => (value instanceof Date || typeof value === 'string' ? `${dateTime.format(new Date(value))} UTC` : ''));
     engine.registerHelper('number', (value: unknown) => (typeof value === 'number' ? integer.format(value) : '0'));
     engine.registerHelper('array', (...values: unknown[]) => values.slice(0, -1));     // the last is Handlebars' options
+    // A field's maxlength (UTF-16 units) for text of `textLimits[name]` characters (plugins/site/forms.ts typedText).
+    engine.registerHelper('maxlength', (name: TextLimit) => utf16UnitsFor(textLimits[name]));
     engine.registerHelper('join', (list: unknown) => (Array.isArray(list) ? list.join(', ') : ''));
     return engine;
 }

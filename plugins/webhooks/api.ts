@@ -1,10 +1,11 @@
+import { removeEndpointAudited } from './audited-removal';
 import type { WebhooksContext } from './context';
 import { getDelivery, listDeliveries, ping, redeliver } from './deliveries';
 import { createEndpoint, disableEndpoint, enableEndpoint, findEndpoint, listEndpoints, removeEndpoint, rotateSecret, updateEndpoint } from './endpoints';
 
 type Bound<F> = F extends (context: WebhooksContext, ...args: infer A) => infer R ? (...args: A) => R : never;
 
-const services = { createEndpoint, listEndpoints, findEndpoint, updateEndpoint, rotateSecret, disableEndpoint, enableEndpoint, removeEndpoint, listDeliveries, getDelivery, redeliver, ping };
+const services = { createEndpoint, listEndpoints, findEndpoint, updateEndpoint, rotateSecret, disableEndpoint, enableEndpoint, removeEndpoint, removeEndpointAudited, listDeliveries, getDelivery, redeliver, ping };
 
 /**
  * The webhook services bound to this deployment: what `server.plugins.webhooks` holds for

@@ -1,6 +1,8 @@
 import Net from 'net';
 
 import type { WebhooksPolicy } from '../../gateway/policies/types';
+import { hasMoreCharactersThan } from '../../lib/text-length';
+import { textLimits } from '../../lib/text-limits';
 import { addressRefusal } from './address-rules';
 import type { Resolver } from './resolver';
 
@@ -25,8 +27,6 @@ export interface CheckedDestination {
     servername?: string;
 }
 
-const maxUrlLength = 2048;
-
 /**
  * The rules that need no resolving, on the URL as the WHATWG parser normalises it
  * (so `https://2130706433/`, `https://0x7f.1/` and `https://017700000001/` all become
@@ -42,8 +42,8 @@ export function parseWebhookUrl(text: string, rules: DestinationRules): URL {
         throw new DestinationRefused(`"${text}" is not a URL.`);
     }
 
-    if (text.length > maxUrlLength) {
-        throw new DestinationRefused(`The URL is longer than ${maxUrlLength} characters.`);
+    if (hasMoreCharactersThan(text, textLimits.webhookUrl)) {
+        throw new DestinationRefused(`The URL is longer than ${textLimits.webhookUrl} characters.`);
     }
 
     const scheme = url.protocol.slice(0, -1);

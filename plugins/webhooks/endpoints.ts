@@ -2,6 +2,8 @@ import type { Transaction } from 'sequelize';
 
 import { ServiceError } from '../../lib/errors';
 import { recordId } from '../../lib/ids';
+import { hasMoreCharactersThan } from '../../lib/text-length';
+import { textLimits } from '../../lib/text-limits';
 import type { Family } from '../../models/family';
 import type { WebhookEndpoint } from '../../models/webhook-endpoint';
 import type { WebhooksContext } from './context';
@@ -20,8 +22,6 @@ export interface EndpointWithSecret {
     endpoint: WebhookEndpoint;
     secret: string;
 }
-
-const maxDescriptionLength = 500;
 
 export async function findFamily(context: WebhooksContext, familyLongId: string, transaction?: Transaction): Promise<Family> {
 
@@ -70,8 +70,8 @@ function assertResources(family: Family, resources: readonly string[]): void {
 function cleanDescription(description: string | null | undefined): string | null {
 
     const trimmed = description?.trim() ?? '';
-    if (trimmed.length > maxDescriptionLength) {
-        throw new ServiceError('invalid_request', `description: at most ${maxDescriptionLength} characters.`);
+    if (hasMoreCharactersThan(trimmed, textLimits.webhookDescription)) {
+        throw new ServiceError('invalid_request', `description: at most ${textLimits.webhookDescription} characters.`);
     }
 
     return trimmed || null;
@@ -176,6 +176,10 @@ export async function rotateSecret(context: WebhooksContext, familyLongId: strin
 
 /** Stops deliveries: nothing new is queued; pending deliveries wait until it is enabled again. */
 export async function disableEndpoint(context: WebhooksContext, familyLongId: string, id: string, by: string, reason = 'Disabled by a family manager.'): Promise<WebhookEndpoint> {
+
+    if (hasMoreCharactersThan(reason, textLimits.webhookDisableReason)) {
+        throw new ServiceError('invalid_request', `reason: at most ${textLimits.webhookDisableReason} characters.`);
+    }
 
     const endpoint = await findEndpoint(context, familyLongId, id);
     return endpoint.update({ active: false, disabled_at: new Date(), disabled_reason: reason, disabled_by: by });

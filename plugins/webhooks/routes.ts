@@ -1,13 +1,15 @@
 import type { Request, ResponseToolkit, RouteOptions, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
-import type { Transaction } from 'sequelize';
 
 import { audit, type AuditAction } from '../../lib/audit-log';
 import { apiError, ServiceError } from '../../lib/errors';
 import { storableText } from '../../lib/storable-text';
+import { stringOfAtMost } from '../../lib/text-length';
+import { textLimits } from '../../lib/text-limits';
+import { removeEndpointAudited } from './audited-removal';
 import type { WebhooksContext } from './context';
 import { getDelivery, listDeliveries, ping, redeliver, type ImmediateAttempt } from './deliveries';
-import { createEndpoint, disableEndpoint, enableEndpoint, findEndpoint, listEndpoints, removeEndpoint, rotateSecret, updateEndpoint } from './endpoints';
+import { createEndpoint, disableEndpoint, enableEndpoint, findEndpoint, listEndpoints, rotateSecret, updateEndpoint } from './endpoints';
 import { attemptJson, deliveryJson, endpointJson, outcomeJson } from './serialize';
 
 /** What this plugin reads of the hosted site's `site-session` credentials. */
@@ -26,9 +28,9 @@ const id = Joi.string().pattern(/^[a-z]+_[0-9A-Za-z]{8,40}$/).required();
 const endpointParams = Joi.object({ id });
 const deliveryParams = Joi.object({ id, deliveryId: id });
 const resources = Joi.array().items(Joi.string().max(32)).min(1).max(32);
-const description = storableText(Joi.string().max(500)).allow('', null);
-const url = storableText(Joi.string().max(2048));
-const disableReason = storableText(Joi.string().trim().min(1).max(500));
+const description = storableText(stringOfAtMost(textLimits.webhookDescription)).allow('', null);
+const url = storableText(stringOfAtMost(textLimits.webhookUrl));
+const disableReason = storableText(stringOfAtMost(textLimits.webhookDisableReason).trim().min(1));
 
 function manager(request: Request): SignedInManager['user'] {
 
@@ -50,10 +52,10 @@ async function answered<T>(work: Promise<T>): Promise<T> {
     }
 }
 
-/** A manager's action in the hosted site's audit log (the same actions its pages record), within `transaction` when given. */
-function auditAction(context: WebhooksContext, request: Request, action: AuditAction, target: string, detail: string | null = null, transaction?: Transaction): Promise<void> {
+/** A manager's action in the hosted site's audit log (the same actions its pages record). */
+function auditAction(context: WebhooksContext, request: Request, action: AuditAction, target: string, detail: string | null = null): Promise<void> {
 
-    return audit(context.models, request, { action, familyLongId: manager(request).familyLongId, target, detail }, transaction);
+    return audit(context.models, request, { action, familyLongId: manager(request).familyLongId, target, detail });
 }
 
 function immediateJson({ outcome, delivery }: ImmediateAttempt) {
@@ -115,8 +117,7 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
             options: { ...managerRoute, validate: { params: endpointParams } },
             handler: async (request) => {
 
-                const endpoint = await answered(removeEndpoint(context, family(request), endpointOf(request),
-                    (removed, transaction) => auditAction(context, request, 'webhook.delete', removed.id, removed.url, transaction)));
+                const endpoint = await answered(removeEndpointAudited(context, request, family(request), endpointOf(request)));
                 return { data: { id: endpoint.id, deleted: true } };
             }
         },

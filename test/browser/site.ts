@@ -7,10 +7,11 @@ import type { Server } from '@hapi/hapi';
 import * as OTPAuth from 'otpauth';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-import { createFamily, suspendFamily } from '../../lib/accounts/families';
+import { createFamily, enableApi, suspendFamily } from '../../lib/accounts/families';
 import { createApiKey } from '../../lib/accounts/api-keys';
 import { projectRoot } from '../../lib/config';
 import { testServer } from '../helpers/server';
+import { scriptedResolver } from '../plugins/webhooks/helpers/setup';
 import { siteAccount } from '../plugins/site/client';
 
 export const lab = Lab.script();
@@ -195,6 +196,64 @@ describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () =
         await page.click('button:has-text("Sign in")');
         await page.waitForURL(`${base}/manage/apis/keys/new`);
         await page.waitForSelector('button:has-text("Create key")');
+        await page.context().close();
+    });
+
+    it('takes a key name of 100 emoji typed in the form, and says in words why 101 characters are too many', async () => {
+
+        const { page } = await signedInManager('Emoji names family');
+        await page.check('input[name="resources"][value="persons"]');
+        await page.click('button:has-text("Turn on API access")');
+        await page.waitForSelector('text=API access is on.');
+
+        // Each emoji is two UTF-16 units, which maxlength counts: it takes 100 of them and cuts the 101st.
+        await page.click('text=New API key');
+        await page.fill('input[name="name"]', '🌳'.repeat(101));
+        expect(await page.inputValue('input[name="name"]')).to.equal('🌳'.repeat(100));
+
+        // 101 characters in as many units as 100 emoji: the browser sends them, the server says why not.
+        const tooLong = `${'🌳'.repeat(99)}ab`;
+        await page.fill('input[name="name"]', tooLong);
+        await page.check('input[name="resources"][value="persons"]');
+        await page.click('button:has-text("Create key")');
+        await page.waitForSelector('[role="alert"]:has-text("A key name is 1 to 100 characters.")');
+        expect(await page.inputValue('input[name="name"]')).to.equal(tooLong);
+
+        await page.fill('input[name="name"]', '🌳'.repeat(100));
+        await page.check('input[name="resources"][value="persons"]');
+        await page.click('button:has-text("Create key")');
+        expect(await page.inputValue('[data-testid="new-key"]')).to.match(/^frk_/);
+        await page.click('text=Done');
+        await page.waitForSelector(`text=${'🌳'.repeat(100)}`);
+        await page.context().close();
+    });
+
+    it('answers a webhook endpoint deleted from a second tab with the notice that it is deleted', async () => {
+
+        const { manager, page } = await signedInManager('Two tabs family');
+        const familyLongId = manager.user.family_long_id!;
+        await enableApi(server.app.services.accounts, familyLongId, ['persons']);
+        // A public address for the destination check; nothing is delivered to it in this test.
+        server.plugins.webhooks.useTestTransport({ resolve: scriptedResolver({ 'hooks.example': '93.184.216.34' }) });
+        const { endpoint } = await server.plugins.webhooks.createEndpoint(familyLongId, { url: 'https://hooks.example/family', resources: ['persons'] }, manager.user.id);
+
+        const second = await page.context().newPage();
+        for (const tab of [page, second]) {
+            await tab.goto(`${base}/manage/apis/webhooks/${endpoint.id}`);
+            await tab.click('a:has-text("Delete")');
+            await tab.waitForSelector('text=Delete this webhook endpoint?');
+        }
+
+        for (const tab of [page, second]) {
+            await tab.click('button:has-text("Delete endpoint")');
+            await tab.waitForURL(`${base}/manage/apis?notice=webhook-deleted`);
+            await tab.waitForSelector('text=The endpoint is deleted.');
+            expect(await tab.isVisible('text=No webhook endpoints yet.')).to.be.true();
+        }
+
+        await screenshot(second, 'webhook-deleted-twice');
+        const entries = await server.app.services.models.AuditEvent.findAll({ where: { action: 'webhook.delete', target: endpoint.id } });
+        expect(entries.map((entry) => entry.detail)).to.equal(['https://hooks.example/family']);
         await page.context().close();
     });
 

@@ -3,8 +3,8 @@ import Joi from 'joi';
 import { Op } from 'sequelize';
 
 import { auditActions } from '../../../lib/audit-log';
+import { storableText } from '../../../lib/storable-text';
 import type { SiteContext } from '../context';
-import { typedText } from '../forms';
 import { superAdminPage } from '../route-auth';
 
 const pageSize = 50;
@@ -19,7 +19,8 @@ export function auditRoutes(context: SiteContext): ServerRoute[] {
             auth: superAdminPage,
             validate: {
                 query: Joi.object({
-                    family: typedText(64).trim().allow('').default(''),
+                    // A family id (`fam_…`): ASCII, so UTF-16 units are its characters.
+                    family: storableText(Joi.string().max(64)).trim().allow('').default(''),
                     action: Joi.string().valid('', ...Object.keys(auditActions)).default(''),
                     before: Joi.number().integer().min(1)
                 })

@@ -2,6 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import type { SiteContext } from '../context';
+import { typedText } from '../forms';
 import { superAdminPage } from '../route-auth';
 import { familyRows, familySorts, type FamilySort } from './family-list';
 
@@ -28,7 +29,7 @@ export function familiesRoutes(context: SiteContext): ServerRoute[] {
             auth: superAdminPage,
             validate: {
                 query: Joi.object({
-                    q: Joi.string().trim().allow('').max(200).default(''),
+                    q: typedText('familyName').trim().allow('').default(''),
                     sort: Joi.string().valid(...Object.keys(familySorts)).default('requests_24h'),
                     direction: Joi.string().valid('asc', 'desc'),
                     page: Joi.number().integer().min(1).default(1),

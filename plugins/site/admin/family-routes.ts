@@ -86,7 +86,7 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
             path: '/admin/apis/families/{id}/suspend',
             options: {
                 auth: superAdminPage,
-                validate: { ...familyId, payload: Joi.object({ reason: freeText(500) }) },
+                validate: { ...familyId, payload: Joi.object({ reason: freeText('suspensionReason') }) },
                 async handler(request, h) {
 
                     const { reason } = request.payload as { reason: string };

@@ -19,7 +19,7 @@ interface KeyForm {
     operations: string[];
 }
 
-const keyForm = Joi.object({ name: freeText(100), resources: ticks, operations: ticks });
+const keyForm = Joi.object({ name: freeText('apiKeyName'), resources: ticks, operations: ticks });
 const keyId = { params: Joi.object({ id: idParam }) };
 
 /** API keys of the manager's own family: create (shown once), change scopes, revoke. */

@@ -95,7 +95,7 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
             path: '/manage/apis/webhooks',
             options: {
                 auth: managerPage,
-                validate: { payload: Joi.object({ url: freeText(2048), description: freeText(500), resources: ticks }) },
+                validate: { payload: Joi.object({ url: freeText('webhookUrl'), description: freeText('webhookDescription'), resources: ticks }) },
                 async handler(request, h) {
 
                     const form = request.payload as EndpointForm;
@@ -188,8 +188,7 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
                     const familyLongId = ownFamilyId(request);
                     const id = request.params.id as string;
                     try {
-                        await found(webhookServices(request).removeEndpoint(familyLongId, id,
-                            (removed, transaction) => audit(models, request, { action: 'webhook.delete', familyLongId, target: removed.id }, transaction)));
+                        await found(webhookServices(request).removeEndpointAudited(request, familyLongId, id));
                     }
                     catch (error) {
                         // Sent twice (a double click, a second tab), the form finds the endpoint gone: done already, not a 404.

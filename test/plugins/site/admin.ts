@@ -2,6 +2,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
+import { suspendFamily } from '../../../lib/accounts/families';
 import { createApiKey } from '../../../lib/accounts/api-keys';
 import { allResources, familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { signedIn } from './client';
@@ -117,6 +118,22 @@ describe('Super-admin > APIs & Connectors', () => {
         expect(events.find((event) => event.action === 'family.suspend')!.actor_email).to.equal(admin.account.email);
     });
 
+    it('counts a suspension reason in characters: 500 emoji are taken, 501 are refused in words on the page and by the service', async () => {
+
+        const family = await familyWithKey(server);
+        expect((await admin.get(`/admin/apis/families/${family.familyLongId}`)).payload).to.contain('name="reason" maxlength="1000"');
+
+        const refused = await admin.post(`/admin/apis/families/${family.familyLongId}/suspend`, { reason: '🚫'.repeat(501) });
+        expect(refused.statusCode).to.equal(422);
+        expect(refused.payload).to.contain('role="alert">A suspension reason is at most 500 characters.');
+        await expect(suspendFamily(server.app.services.accounts, family.familyLongId, 'x'.repeat(501), 'cli')).to.reject('A suspension reason is at most 500 characters.');
+        expect((await server.app.services.models.Family.findByPk(family.familyLongId))!.api_suspended_at).to.be.null();
+
+        const suspended = await admin.post(`/admin/apis/families/${family.familyLongId}/suspend`, { reason: '🚫'.repeat(500) });
+        expect(suspended.statusCode).to.equal(302);
+        expect((await server.app.services.models.Family.findByPk(family.familyLongId))!.api_suspension_reason).to.equal('🚫'.repeat(500));
+    });
+
     it('revokes any family\'s key after a confirmation', async () => {
 
         const family = await familyWithKey(server);
@@ -161,7 +178,7 @@ describe('Super-admin > APIs & Connectors', () => {
 
     it('lets a browser type no more into a filter than the server takes, so a long search is never a 400 page', async () => {
 
-        expect((await admin.get('/admin/apis')).payload).to.contain('name="q" value="" maxlength="200"');
+        expect((await admin.get('/admin/apis')).payload).to.contain('name="q" value="" maxlength="400"');
         expect((await admin.get('/admin/audit')).payload).to.contain('name="family" value="" maxlength="64"');
     });
 

@@ -2,6 +2,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
+import { createApiKey } from '../../../lib/accounts/api-keys';
 import { createFamily } from '../../../lib/accounts/families';
 import { familyWithKey, testServer } from '../../helpers/server';
 import { signedIn } from './client';
@@ -111,6 +112,29 @@ describe('Manage > APIs & Connectors', () => {
         expect(response.statusCode).to.equal(422);
         expect(response.payload).to.contain('A key name is 1 to 100 characters.');
         expect(response.payload).to.contain('name="operations" value="delete" checked');
+    });
+
+    it('counts a key name in characters: 100 emoji are a name, 101 are refused in words on the form and by the service', async () => {
+
+        const { client, familyLongId } = await managerOf();
+        await client.post('/manage/apis/enable', { resources: ['persons'] });
+        // maxlength counts UTF-16 units: 200 lets 100 emoji through, and 101 characters of the BMP reach the server's words.
+        expect((await client.get('/manage/apis/keys/new')).payload).to.contain('name="name" value="" maxlength="200"');
+
+        const tooLong = await client.post('/manage/apis/keys', { name: '🌳'.repeat(101), resources: ['persons'], operations: ['read'] });
+        expect(tooLong.statusCode).to.equal(422);
+        expect(tooLong.payload).to.contain('role="alert">A key name is 1 to 100 characters.');
+        expect(tooLong.payload).to.contain(`value="${'🌳'.repeat(101)}"`);
+        expect((await client.post('/manage/apis/keys', { name: `${'a'.repeat(100)}é`, resources: ['persons'], operations: ['read'] })).statusCode).to.equal(422);
+
+        const created = await client.post('/manage/apis/keys', { name: '🌳'.repeat(100), resources: ['persons'], operations: ['read'] });
+        expect(created.statusCode).to.equal(201);
+        expect((await server.app.services.models.ApiKey.findAll({ where: { family_long_id: familyLongId } })).map((key) => key.name)).to.equal(['🌳'.repeat(100)]);
+
+        // The CLI's `key create` calls the same service: the same rule.
+        const key = (name: string) => createApiKey(server.app.services.accounts, { familyLongId, name, resources: ['persons'], createdBy: 'cli' });
+        await expect(key('🌳'.repeat(100))).to.not.reject();
+        await expect(key('🌳'.repeat(101))).to.reject('A key name is 1 to 100 characters.');
     });
 
     it('asks for at least one resource and one operation when a key form has none ticked, keeping the name', async () => {

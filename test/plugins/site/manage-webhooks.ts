@@ -6,7 +6,7 @@ import { suspendFamily } from '../../../lib/accounts/families';
 import { familyWithKey } from '../../helpers/server';
 import { TestReceiver } from '../webhooks/helpers/receiver';
 import { webhooksServer } from '../webhooks/helpers/setup';
-import { signedIn } from './client';
+import { signedIn, type Form } from './client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -68,6 +68,32 @@ describe('Manage > APIs & Connectors: webhooks', () => {
         expect(await server.plugins.webhooks.listEndpoints(family.familyLongId)).to.have.length(0);
     });
 
+    it('counts a description and a URL in characters: at the limit in emoji they are taken, one more is refused in words', async () => {
+
+        const family = await familyWithKey(server, { resources: ['persons'] });
+        const client = await signedIn(server, { role: 'manager', familyLongId: family.familyLongId });
+        const form = (await client.get('/manage/apis/webhooks/new')).payload;
+        expect(form).to.contain('name="url" value="https://" required maxlength="4096"');
+        expect(form).to.contain('name="description" value="" maxlength="1000"');
+
+        const url = (characters: number) => receiver.url(`/${'🌳'.repeat(characters - receiver.url('/').length)}`);
+        const tooLong: [Form, string][] = [
+            [{ url: receiver.url(), description: '🌳'.repeat(501), resources: ['persons'] }, 'description: at most 500 characters.'],
+            [{ url: url(2049), resources: ['persons'] }, 'url: The URL is longer than 2048 characters.']
+        ];
+        for (const [payload, message] of tooLong) {
+            const refused = await client.post('/manage/apis/webhooks', payload);
+            expect(refused.statusCode).to.equal(422);
+            expect(refused.payload).to.contain(`role="alert">${message}`);
+        }
+
+        expect(await server.plugins.webhooks.listEndpoints(family.familyLongId)).to.have.length(0);
+        expect((await client.post('/manage/apis/webhooks', { url: url(2048), description: '🌳'.repeat(500), resources: ['persons'] })).statusCode).to.equal(201);
+        const [endpoint] = await server.plugins.webhooks.listEndpoints(family.familyLongId);
+        expect([...endpoint.url]).to.have.length(2048);
+        expect(endpoint.description).to.equal('🌳'.repeat(500));
+    });
+
     it('sends a test event and shows how it went, then redelivers it', async () => {
 
         const { client, endpoint } = await managerWithEndpoint();
@@ -106,8 +132,11 @@ describe('Manage > APIs & Connectors: webhooks', () => {
         expect((await client.post(`/manage/apis/webhooks/${endpoint.id}/delete`)).headers.location).to.equal('/manage/apis?notice=webhook-deleted');
         expect(await server.plugins.webhooks.listEndpoints(family.familyLongId)).to.have.length(0);
 
-        const actions = (await server.app.services.models.AuditEvent.findAll({ where: { family_long_id: family.familyLongId }, order: [['id', 'ASC']] })).map((event) => event.action);
-        expect(actions).to.include(['webhook.create', 'webhook.rotate_secret', 'webhook.disable', 'webhook.enable', 'webhook.delete']);
+        const events = await server.app.services.models.AuditEvent.findAll({ where: { family_long_id: family.familyLongId }, order: [['id', 'ASC']] });
+        expect(events.map((event) => event.action)).to.include(['webhook.create', 'webhook.rotate_secret', 'webhook.disable', 'webhook.enable', 'webhook.delete']);
+        // As the JSON route's: the URL is all that is left of the endpoint.
+        const deleted = events.find((event) => event.action === 'webhook.delete')!;
+        expect([deleted.target, deleted.detail]).to.equal([endpoint.id, receiver.url()]);
     });
 
     it('answers a delete form sent twice (a double click, a second tab) as the first time, recording it once', async () => {

@@ -110,7 +110,7 @@ describe('sign-in', () => {
     it('lets a browser type no more into a field than the server takes, so a long entry is never a 400 page', async () => {
 
         const login = (await new SiteClient(server).get('/login')).payload;
-        expect(login).to.contain('name="email" value="" maxlength="320"');
+        expect(login).to.contain('name="email" value="" maxlength="640"');
         expect(login).to.contain('name="password" maxlength="200"');
 
         const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });

@@ -199,6 +199,24 @@ describe('/manage/webhooks JSON routes', () => {
         expect(unknown.result).to.include({ code: 'not_found' });
     });
 
+    it('counts a description and a disabling reason in characters, as the records API does', async () => {
+
+        const { client } = await manager();
+        const tooLong = await json(client, 'POST', '/manage/webhooks', { url: receiver.url(), description: '🌳'.repeat(501), resources: ['persons'] });
+        expect(tooLong.statusCode).to.equal(400);
+        expect(tooLong.result).to.include({ code: 'invalid_request' });
+        expect((tooLong.result as any).message).to.contain('less than or equal to 500 characters');
+
+        const created = await json(client, 'POST', '/manage/webhooks', { url: receiver.url(), description: '🌳'.repeat(500), resources: ['persons'] });
+        expect(created.statusCode).to.equal(201);
+        const endpoint = (created.result as any).data;
+        expect(endpoint.description).to.equal('🌳'.repeat(500));
+
+        expect((await json(client, 'POST', `/manage/webhooks/${endpoint.id}/disable`, { reason: '🌳'.repeat(501) })).statusCode).to.equal(400);
+        const disabled = await json(client, 'POST', `/manage/webhooks/${endpoint.id}/disable`, { reason: '🌳'.repeat(500) });
+        expect((disabled.result as any).data).to.include({ active: false, disabled_reason: '🌳'.repeat(500) });
+    });
+
     it('refuses a delivery-log cursor it did not give with 400, whatever the cursor holds', async () => {
 
         const { client } = await manager();
