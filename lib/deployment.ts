@@ -108,7 +108,9 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         router: { stripTrailingSlash: true },
         routes: {
             validate: { failAction: validationFailed },
-            response: { emptyStatusCode: 204 }
+            // No Range through hapi: it would answer 206 to any JSON answer, and 416 as an error without a code or
+            // the RateLimit headers, none of it in the reference. The one route that takes Range (GET /files/{token}) reads it itself.
+            response: { emptyStatusCode: 204, ranges: false }
         },
         // A compressed event stream would hold events back until the compressor's buffer fills.
         mime: { override: { 'text/event-stream': { compressible: false } } }

@@ -12,8 +12,10 @@ import { inWords } from './words';
  * - a rule that depends on another key (`when('format', …)`) becomes `oneOf` of its
  *   branches (wrong where both match), and a lone `then: forbidden()` becomes `not: {}`
  *   (no value at all). Such a key is converted here instead: see conditionalKey().
- * And one it leaves out: joi refuses an empty string unless told otherwise, which a key's
- * schema says with `minLength: 1` (see refusesEmptyText()).
+ * And two it leaves out: joi refuses an empty string unless told otherwise, which a key's
+ * schema says with `minLength: 1` (see refusesEmptyText()); and how many keys an object takes
+ * (`min()`, `max()`, `length()`: an update body names at least one field), which JSON Schema
+ * says with `minProperties` / `maxProperties` (see countKeys()).
  */
 
 interface WhenDescription { ref?: { path: string[]; ancestor?: number; type?: string }; is?: Joi.Description; then?: Joi.Description; otherwise?: Joi.Description }
@@ -102,10 +104,30 @@ function conditionalKey(name: string, key: KeyDescription, object: ObjectDescrip
     return { ...usual, ...(description ? { description } : {}) };
 }
 
+/** The JSON Schema keywords of joi's rules on an object's number of keys. */
+const keyCountKeywords: Readonly<Record<string, readonly string[]>> = { min: ['minProperties'], max: ['maxProperties'], length: ['minProperties', 'maxProperties'] };
+
+/** `minProperties` / `maxProperties` from an object's `min()`, `max()` or `length()`. */
+function countKeys(converted: JsonSchema, description: ObjectDescription): void {
+
+    if (description.type !== 'object') {
+        return;
+    }
+
+    for (const { name, args } of (description.rules ?? []) as { name: string; args?: { limit?: unknown } }[]) {
+        for (const keyword of keyCountKeywords[name] ?? []) {
+            if (typeof args?.limit === 'number') {
+                converted[keyword] = args.limit;
+            }
+        }
+    }
+}
+
 function convert(schema: Joi.Schema): JsonSchema {
 
     const converted: JsonSchema = joiToJson(schema as never, 'open-api-3.1');
     const description = schema.describe() as ObjectDescription;
+    countKeys(converted, description);
     const properties = converted.properties as Record<string, JsonSchema> | undefined;
     if (!properties) {
         return converted;

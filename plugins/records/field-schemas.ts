@@ -21,11 +21,15 @@ const dateMessages = { 'date.real': '{{#label}} is not a real calendar date' };
 /*
  * The ISO 4217 codes in current use, as Node's ICU lists them: no withdrawn codes (DEM, VEF), nor
  * the precious metals, bond-market units and test codes (XAU, XBA, XTS, XXX) that no family pays
- * in. Only new values are checked: a stored code ICU no longer lists still reads and exports.
+ * in. Only new values are checked: a stored code ICU no longer lists still reads, exports and is
+ * found by a filter, which takes any well-formed code.
  */
 const currencyCodes = new Set(Intl.supportedValuesOf('currency'));
 const knownCurrency = (value: string, helpers: Joi.CustomHelpers) => (currencyCodes.has(value) ? value : helpers.error('currency.unknown'));
 const currencyMessage = '{{#label}} must be an ISO 4217 currency code in current use, such as EUR or USD';
+// The pattern is what the API reference can show; the list is too long for an enum there, and would change with Node's ICU.
+const wellFormedCurrency = () => Joi.string().pattern(/^[A-Z]{3}$/, 'ISO 4217 code')
+    .messages({ 'string.pattern.name': '{{#label}} must be an ISO 4217 currency code: three capital letters, such as EUR or USD' });
 
 // Free text refuses U+0000; every other string type's pattern or value list leaves no room for one.
 const schemaByType: Record<FieldDeclaration['type'], (field: FieldDeclaration) => Joi.Schema> = {
@@ -35,14 +39,26 @@ const schemaByType: Record<FieldDeclaration['type'], (field: FieldDeclaration) =
     date: () => Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD').custom(realDate).messages(dateMessages),
     partial_date: () => Joi.string().pattern(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'YYYY, YYYY-MM or YYYY-MM-DD').custom(realDate).messages(dateMessages),
     integer: () => Joi.number().integer().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
-    // The pattern is what the API reference can show; the list is too long for an enum there, and would change with Node's ICU.
-    currency: () => Joi.string().pattern(/^[A-Z]{3}$/, 'ISO 4217 code').custom(knownCurrency)
-        .messages({ 'string.pattern.name': currencyMessage, 'currency.unknown': currencyMessage }),
+    currency: () => wellFormedCurrency().custom(knownCurrency).messages({ 'string.pattern.name': currencyMessage, 'currency.unknown': currencyMessage }),
     reference: (field) => recordIdSchema(resources[field.references!])
+};
+
+/**
+ * What a filter value of a type takes where it differs from a new value: the shape of the values
+ * stored, without the checks only new values get, so that a filter finds every stored value.
+ */
+const filterSchemaByType: Partial<typeof schemaByType> = {
+    currency: wellFormedCurrency
 };
 
 /** The joi schema of one field's value, from its declaration. */
 export function fieldSchema(field: FieldDeclaration): Joi.Schema {
 
     return schemaByType[field.type](field).description(field.description);
+}
+
+/** The joi schema of a `filter[field]` value: a value the field can hold, as stored (a currency no longer in use, say). */
+export function filterSchema(field: FieldDeclaration): Joi.Schema {
+
+    return (filterSchemaByType[field.type] ?? schemaByType[field.type])(field).description(field.description);
 }

@@ -2,7 +2,7 @@ import Joi from 'joi';
 
 import { fieldNamesWhere, isWritable, type ResourceDeclaration } from '../../models/resources';
 import { longestCursorLength } from './cursor';
-import { fieldSchema } from './field-schemas';
+import { fieldSchema, filterSchema } from './field-schemas';
 import { storableText } from '../../lib/storable-text';
 import { stringOfAtMost } from '../../lib/text-length';
 
@@ -39,7 +39,8 @@ export const maxSearchWords = 8;
 /** `search`: words that must all appear. Refused beyond a few words rather than searched in part: each word is one more scan of every record's search text. */
 const searchParameter = storableText(stringOfAtMost(200).trim().min(1)
     .custom((text: string, helpers) => (text.split(/\s+/).length > maxSearchWords ? helpers.error('search.words') : text))
-    .messages({ 'search.words': `{{#label}} has more than ${maxSearchWords} words` }));
+    .messages({ 'search.words': `{{#label}} has more than ${maxSearchWords} words` })
+    .description(`At most ${maxSearchWords} words.`));
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -71,7 +72,7 @@ export function listQuerySchema(resource: ResourceDeclaration, formats: readonly
 
     for (const name of fieldNamesWhere(resource, (field) => field.filterable)) {
         const field = resource.fields[name];
-        schema = schema.pattern(new RegExp(`^filter\\[${escapeRegExp(name)}\\]$`), fieldSchema(field).required());
+        schema = schema.pattern(new RegExp(`^filter\\[${escapeRegExp(name)}\\]$`), filterSchema(field).required());
     }
 
     const filterable = fieldNamesWhere(resource, (field) => field.filterable).join(', ') || 'none';

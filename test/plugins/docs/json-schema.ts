@@ -124,4 +124,14 @@ describe('jsonSchemaOf()', () => {
             additionalProperties: false
         });
     });
+
+    it('says how many keys an object takes, as joi\'s min(), max() and length() refuse', () => {
+
+        const key = Joi.string();
+        expect(jsonSchemaOf(Joi.object({ a: key, b: key }).min(1))).to.include({ minProperties: 1 });
+        expect(jsonSchemaOf(Joi.object({ a: key, b: key }).max(1))).to.include({ maxProperties: 1 });
+        expect(jsonSchemaOf(Joi.object({ a: key, b: key }).length(1))).to.include({ minProperties: 1, maxProperties: 1 });
+        expect(jsonSchemaOf(Joi.object({ a: key }))).to.not.include(['minProperties', 'maxProperties']);
+        expect(jsonSchemaOf(Joi.string().min(2))).to.equal({ type: 'string', minLength: 2 });
+    });
 });

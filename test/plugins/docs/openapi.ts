@@ -15,7 +15,7 @@ import { resourceNames, resources, fieldNamesWhere, type ResourceName } from '..
 import { policyErrors } from '../../../plugins/docs/error-codes';
 import { openApiDocument } from '../../../plugins/docs/openapi-document';
 import type { JsonSchema, OpenApiDocument, OperationObject } from '../../../plugins/docs/openapi-types';
-import { defaultPageSize, maxAggregatePerResource, maxPageSize } from '../../../plugins/records/schemas';
+import { defaultPageSize, maxAggregatePerResource, maxPageSize, maxSearchWords } from '../../../plugins/records/schemas';
 import { editPolicyFile } from '../../helpers/policy-files';
 import { copyPolicies, familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { pathOf, sampleFile, upload } from '../files/fixtures';
@@ -358,6 +358,33 @@ describe('GET /api/v1/openapi.json', () => {
             expect(ajv.validate(schema, `${longest}😀`)).to.be.false();
             expectError(await send(`${longest}😀`), 400, 'invalid_request', `less than or equal to ${maxLength} characters`);
         }
+    });
+
+    it('documents the most words a search takes, as the server counts them', async () => {
+
+        const family = await familyWithKey(server);
+        const words = (count: number) => Array.from({ length: count }, (_, index) => `w${index}`).join(' ');
+        for (const path of [...resourceNames.map((name) => `/api/v1/${name}`), '/api/v1/all']) {
+            const search = document.paths[path].get.parameters.find((parameter) => parameter.name === 'search')!;
+            expect(search.description, path).to.contain(`At most ${maxSearchWords} words.`);
+            expect((await family.inject('GET', `${path}?search=${encodeURIComponent(words(maxSearchWords))}`)).statusCode, path).to.equal(200);
+            expectError(await family.inject('GET', `${path}?search=${encodeURIComponent(words(maxSearchWords + 1))}`), 400, 'invalid_request', `more than ${maxSearchWords} words`);
+        }
+    });
+
+    it('documents that an update names at least one field, as the server refuses an empty one', async () => {
+
+        const family = await familyWithKey(server);
+        for (const name of resourceNames) {
+            const schema = document.paths[`/api/v1/${name}/{id}`].patch.requestBody!.content['application/json'].schema as JsonSchema;
+            expect(schema.minProperties, name).to.equal(1);
+            expect(ajv.validate(schema, {}), name).to.be.false();
+        }
+
+        const id = await insertRecord(server, family.familyLongId, 'trees');
+        const refused = await family.inject('PATCH', `/api/v1/trees/${id}`, {});
+        expectError(refused, 400, 'invalid_request', 'must have at least 1 key');
+        expectDocumented('/api/v1/trees/{id}', 'patch', 400, bodyOf(refused));
     });
 
     it('documents currency as the server takes it: three capital letters, and says only codes in current use are taken', async () => {

@@ -146,6 +146,24 @@ describe('records API v1 over HTTP', () => {
         expect(await huge.json()).to.include({ code: 'too_large' });
     });
 
+    it('answers a Range on the API with the whole answer: no 206, and no 416 without a code or RateLimit headers', async () => {
+
+        const created = await request('POST', '/api/v1/trees', { body: JSON.stringify(createBody('trees')) });
+        const { data } = await created.json() as { data: { id: string } };
+        for (const path of ['/api/v1/trees', `/api/v1/trees/${data.id}`, '/api/v1/all']) {
+            const whole = await family.inject('GET', path);
+            expect(whole.statusCode, path).to.equal(200);
+            expect(whole.headers['accept-ranges'], path).to.not.exist();
+            for (const range of ['bytes=0-10', 'bytes=99999999-']) {
+                const response = await family.inject('GET', path, undefined, { range });
+                expect(response.statusCode, `${path} ${range}`).to.equal(200);
+                expect(response.headers['content-range'], `${path} ${range}`).to.not.exist();
+                expect(response.headers.ratelimit, `${path} ${range}`).to.exist();
+                expect(JSON.parse(response.payload).data, `${path} ${range}`).to.equal(JSON.parse(whole.payload).data);
+            }
+        }
+    });
+
     it('deletes over HTTP and then answers 404 not_found', async () => {
 
         const created = await request('POST', '/api/v1/trees', { body: JSON.stringify(createBody('trees')) });
