@@ -23,7 +23,7 @@ export function renderResourceReference(): string {
         '',
         'Every record also carries ' + Object.entries(systemFields).map(([name, field]) => `\`${name}\` (${field.description.replace(/\.$/, '')})`).join(', ') + '.',
         'Create bodies take the writable fields (required ones must be present, unknown fields are refused);',
-        'PATCH bodies take any writable fields (at least one; `null` clears an optional field).',
+        'PATCH bodies take any writable fields (at least one; `null` clears an optional field that has no default; one with a default takes one of its values, not `null`).',
         ''
     ];
 
