@@ -5,13 +5,14 @@ const environment = `Environment:
   PORT / HOST       listen address (default 3000 / 127.0.0.1; PORT=0 picks a free port)
   DATABASE_URL      sqlite:<file> or postgres://… (default: a SQLite file in DATA_DIR)
   DATA_DIR          local state of the embedded default (default <project>/data)
+  FILES_DIR         uploaded files (default DATA_DIR/files)
   REDIS_URL         redis://… so several instances share state (default: in-process stores)
   REDIS_PREFIX      prefix of every Redis key, to share one Redis (default fr:)
   POLICIES_DIR      policy data files (default <project>/policies)
   GATEWAY_CONFIG    declarative gateway config (default <project>/gateway/gateway.yaml)
   PUBLIC_BASE_URL   the service's external URL, for links (default http://HOST:PORT)
   SECRET_KEY        master secret, 32+ characters (default: generated once, kept in the database)
-  WATCH_POLICIES    reload policies when their files change (default true)`;
+  WATCH_POLICIES    reload policies when their files change and on SIGHUP (default true)`;
 
 /** `family-records --help`: every way of calling every command, and the environment. */
 export function overallHelp(commands: Readonly<Record<string, Command>>): string {
