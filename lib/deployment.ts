@@ -1,3 +1,4 @@
+import Fs from 'fs';
 import Path from 'path';
 
 import Hapi, { type Request, type ResponseToolkit, type Server } from '@hapi/hapi';
@@ -23,7 +24,7 @@ import { sitePlugin } from '../plugins/site';
 import { streamPlugin } from '../plugins/stream';
 import { webhooksPlugin } from '../plugins/webhooks';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './change-bus';
-import { configFromEnvironment, type Config } from './config';
+import { ConfigError, configFromEnvironment, type Config } from './config';
 import { migrate, openDatabase, transactionRunner } from './database';
 import { apiError, withErrorCode } from './errors';
 import { consoleLog, type Log } from './logger';
@@ -74,11 +75,30 @@ function errorCodes(log: Log) {
     };
 }
 
+/**
+ * FILES_DIR, created when missing: a path that cannot be a directory the service writes to stops start-up, naming
+ * it, rather than failing the first upload. (Only a serving process needs it: a CLI command, perhaps run as
+ * another user, writes no files.)
+ */
+function checkFilesDirectory(dir: string): void {
+
+    try {
+        Fs.mkdirSync(dir, { recursive: true });
+        Fs.accessSync(dir, Fs.constants.W_OK);
+    }
+    catch (error) {
+        throw new ConfigError(`Invalid configuration: FILES_DIR ${dir} cannot hold the uploaded files: ${(error as Error).message}`);
+    }
+}
+
 /** Builds the whole service from its configuration: the one composition root (npm start, CLI, tests). */
 export async function deployment(options: DeploymentOptions = {}): Promise<Server> {
 
     const config = options.config ?? configFromEnvironment();
     const log = options.log ?? consoleLog();
+    if (options.start) {
+        checkFilesDirectory(config.filesDir);
+    }
 
     const sequelize = openDatabase(config.databaseUrl);
     await migrate(sequelize);
@@ -93,6 +113,11 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     const policyStore = PolicyStore.open(config.policiesDir, log);
     if (config.watchPolicies) {
         policyStore.watch();
+    }
+    else if (options.start) {
+        // WATCH_POLICIES=false turns off the file watch only: a running service still reloads on SIGHUP, which
+        // would otherwise end it (Node's default for a signal nobody listens to).
+        policyStore.reloadOnSighup();
     }
 
     const transaction = transactionRunner(sequelize);

@@ -101,6 +101,14 @@ export class PolicyStore extends EventEmitter {
             Fs.watchFile(file, { interval: POLL_INTERVAL_MS, persistent: false }, this.onFileChanged);
         }
 
+        this.reloadOnSighup();
+    }
+
+    /** Reloads on SIGHUP only: what a running service does when it does not watch the files (WATCH_POLICIES=false). */
+    reloadOnSighup(): void {
+
+        // Once, however often it is called: watch() calls it too.
+        process.removeListener('SIGHUP', this.onSighup);
         process.on('SIGHUP', this.onSighup);
     }
 

@@ -196,6 +196,9 @@ const cidr = Joi.string().custom((value: string, helpers) => (IpAddr.isValidCIDR
 /** Seconds; a fraction is allowed (tests use short waits). */
 const seconds = Joi.number().min(0);
 
+// A Node.js timer waits at most 2^31 - 1 ms (about 24.8 days): a longer one fires at once, so every attempt would time out.
+const timeoutMs = Joi.number().integer().min(1).max(2 ** 31 - 1);
+
 export const webhooksSchema = Joi.object({
     destinations: Joi.object({
         // Listed so the rule is visible in the file; deliveries are always signed HTTPS requests.
@@ -207,8 +210,8 @@ export const webhooksSchema = Joi.object({
         blocked_hosts: uniqueStrings(Joi.string().lowercase().pattern(/^[a-z0-9.-]+$/)).default([])
     }).required(),
     delivery: Joi.object({
-        connect_timeout_ms: Joi.number().integer().min(1).required(),
-        response_timeout_ms: Joi.number().integer().min(1).required(),
+        connect_timeout_ms: timeoutMs.required(),
+        response_timeout_ms: timeoutMs.required(),
         response_excerpt_bytes: Joi.number().integer().min(0).max(1048576).required(),
         concurrency: Joi.number().integer().min(1).max(1000).required(),
         // A lease shorter than one attempt would hand a delivery still under way to another worker.

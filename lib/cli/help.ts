@@ -12,7 +12,7 @@ const environment = `Environment:
   GATEWAY_CONFIG    declarative gateway config (default <project>/gateway/gateway.yaml)
   PUBLIC_BASE_URL   the service's external URL, for links (default http://HOST:PORT)
   SECRET_KEY        master secret, 32+ characters (default: generated once, kept in the database)
-  WATCH_POLICIES    reload policies when their files change and on SIGHUP (default true)`;
+  WATCH_POLICIES    reload policies when their files change (default true); SIGHUP reloads either way`;
 
 /** `family-records --help`: every way of calling every command, and the environment. */
 export function overallHelp(commands: Readonly<Record<string, Command>>): string {

@@ -47,7 +47,9 @@ async function seedDemoWhenEmpty(server: Server): Promise<void> {
 const listenProblems: Readonly<Record<string, string>> = {
     EADDRINUSE: 'the port is already in use (another service, or this one started twice)',
     EACCES: 'this user may not listen on that port (ports below 1024 need privileges)',
-    EADDRNOTAVAIL: 'that address is not one of this machine\'s'
+    EADDRNOTAVAIL: 'that address is not one of this machine\'s',
+    ENOTFOUND: 'that host name does not resolve',
+    EAI_AGAIN: 'that host name does not resolve (no answer from DNS)'
 };
 
 /** The server as configured, started; a listening failure says which setting to change. */
@@ -57,8 +59,10 @@ async function startedServer(config: Config): Promise<Server> {
         return await deployment({ start: true, config });
     }
     catch (error) {
-        const problem = listenProblems[(error as NodeJS.ErrnoException).code ?? ''];
-        if (problem) {
+        const { code, syscall, hostname } = error as NodeJS.ErrnoException & { hostname?: string };
+        const problem = listenProblems[code ?? ''];
+        // A name that does not resolve is HOST's only when it is HOST's name: DATABASE_URL's host fails alike, before listening.
+        if (problem && (syscall !== 'getaddrinfo' || hostname === config.host)) {
             throw new CliError(`cannot listen on ${config.host}:${config.port}: ${problem}; set PORT (or HOST) to another`);
         }
 

@@ -1,11 +1,14 @@
 import ChildProcess from 'child_process';
+import Fs from 'fs';
 import Net from 'net';
+import Path from 'path';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
 import { projectRoot } from '../../lib/config';
-import { scratchDirectory, testRedisUrl } from '../helpers/server';
+import { editPolicyFile } from '../helpers/policy-files';
+import { copyPolicies, scratchDirectory, testRedisUrl } from '../helpers/server';
 import { cliEnvironment, cliScript, runCli } from './run';
 
 export const lab = Lab.script();
@@ -31,20 +34,28 @@ function outputUntil(child: ChildProcess.ChildProcess, pattern: RegExp): Promise
     });
 }
 
+/** `serve` in a child process, on a fresh SQLite database (and the test Redis, when there is one). */
+function spawnServe(settings: Record<string, string> = {}) {
+
+    // Always a fresh SQLite database: serve seeds only an empty one, and the PostgreSQL test database is shared by the suite.
+    const env = cliEnvironment({
+        DATA_DIR: scratchDirectory(),
+        PORT: '0',
+        ...(testRedisUrl ? { REDIS_URL: testRedisUrl, REDIS_PREFIX: process.env.TEST_REDIS_PREFIX ?? 'fr-test:' } : {}),
+        ...settings
+    });
+    const child = ChildProcess.spawn(process.execPath, [cliScript, 'serve'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const served = { child, stderr: '', exited: new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))) };
+    child.stderr.on('data', (chunk: Buffer) => (served.stderr += chunk.toString()));
+    return served;
+}
+
 describe('family-records serve', () => {
 
     it('seeds a demo family on an empty database, serves it over HTTP and stops on SIGTERM', async () => {
 
-        // Always a fresh SQLite database: serve seeds only an empty one, and the PostgreSQL test database is shared by the suite.
-        const env = cliEnvironment({
-            DATA_DIR: scratchDirectory(),
-            PORT: '0',
-            ...(testRedisUrl ? { REDIS_URL: testRedisUrl, REDIS_PREFIX: process.env.TEST_REDIS_PREFIX ?? 'fr-test:' } : {})
-        });
-        const child = ChildProcess.spawn(process.execPath, [cliScript, 'serve'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-        let stderr = '';
-        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+        const served = spawnServe();
+        const { child, exited } = served;
 
         try {
             const output = await outputUntil(child, /listening on (http:\/\/\S+)\n/);
@@ -63,8 +74,37 @@ describe('family-records serve', () => {
             child.kill('SIGTERM');
         }
 
-        expect(await exited, stderr).to.equal(0);
-        expect(stderr).to.include('SIGTERM: stopping');
+        expect(await exited, served.stderr).to.equal(0);
+        expect(served.stderr).to.include('SIGTERM: stopping');
+    });
+
+    it('reloads the policies on SIGHUP, and keeps serving, with WATCH_POLICIES=false', async () => {
+
+        const policiesDir = copyPolicies();
+        const served = spawnServe({ WATCH_POLICIES: 'false', POLICIES_DIR: policiesDir });
+        const { child, exited } = served;
+
+        try {
+            const output = await outputUntil(child, /listening on (http:\/\/\S+)\n/);
+            const url = /listening on (http:\/\/\S+)\n/.exec(output)![1];
+            const key = /frk_[A-Za-z0-9]+/.exec(output)![0];
+
+            // Not watched: only the signal brings the edit in.
+            editPolicyFile(policiesDir, 'rate-limits.yaml', 'per_key:\n      limit: 600\n', 'per_key:\n      limit: 599\n');
+            child.kill('SIGHUP');
+            for (let waited = 0; !served.stderr.includes('policies reloaded') && child.exitCode === null && waited < 5000; waited += 50) {
+                await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+
+            const response = await fetch(`${url}/api/v1/persons`, { headers: { authorization: `Bearer ${key}` } });
+            expect(response.status).to.equal(200);
+            expect(response.headers.get('ratelimit-policy')!).to.startWith('"key";q=599;');
+        }
+        finally {
+            child.kill('SIGTERM');
+        }
+
+        expect(await exited, served.stderr).to.equal(0);
     });
 
     it('ends at once, naming the setting to change, when its port is taken', async () => {
@@ -82,6 +122,29 @@ describe('family-records serve', () => {
         finally {
             taken.close();
         }
+    });
+
+    it('names HOST when its name does not resolve, and only then', async () => {
+
+        const outcome = await runCli(['serve'], cliEnvironment({ DATA_DIR: scratchDirectory(), HOST: 'nowhere.invalid' }));
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stderr).to.match(/^error: cannot listen on nowhere\.invalid:3000: that host name does not resolve.*; set PORT \(or HOST\) to another\n$/);
+
+        const database = await runCli(['serve'], cliEnvironment({ DATA_DIR: scratchDirectory(), DATABASE_URL: 'postgres://postgres@nowhere.invalid/db' }));
+        expect(database.exitCode).to.equal(1);
+        expect(database.stderr).to.not.include('cannot listen');
+    });
+
+    it('refuses to start, naming FILES_DIR, when it cannot be a directory of files', async () => {
+
+        const file = Path.join(scratchDirectory(), 'not-a-directory');
+        Fs.writeFileSync(file, '');
+        // Without the check the server would start, and runCli give up on it after 60 s.
+        const outcome = await runCli(['serve'], cliEnvironment({ DATA_DIR: scratchDirectory(), PORT: '0', FILES_DIR: file }));
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stderr).to.startWith(`error: Invalid configuration: FILES_DIR ${file} cannot hold the uploaded files: EEXIST`);
     });
 
     it('names a bad setting without calling it unexpected', async () => {

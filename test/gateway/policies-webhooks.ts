@@ -68,6 +68,13 @@ describe('loadPolicies(): webhooks.yaml', () => {
         expect(loadErrorIn(dir, 'webhooks.yaml')).to.equal('delivery.lease_seconds: must be longer than connect_timeout_ms and response_timeout_ms together (20 s)');
     });
 
+    it('refuses a timeout longer than a timer can wait', () => {
+
+        // 2^31 ms: setTimeout() would fire at once, and every attempt would fail as timed out.
+        const dir = editedPolicies('webhooks.yaml', 'response_timeout_ms: 15000', 'response_timeout_ms: 2147483648');
+        expect(loadErrorIn(dir, 'webhooks.yaml')).to.startWith('delivery.response_timeout_ms: must be less than or equal to 2147483647\n');
+    });
+
     it('refuses a schedule that is not a cron expression', () => {
 
         const dir = editedPolicies('webhooks.yaml', 'sweep: "* * * * * *"', 'sweep: "every second"');
