@@ -48,6 +48,16 @@ const schema = Joi.object({
     WATCH_POLICIES: Joi.boolean().default(true)
 }).unknown(true);
 
+/**
+ * Links without PUBLIC_BASE_URL: the listening address, except that a wildcard (0.0.0.0, ::),
+ * which no client can reach, becomes localhost, and an IPv6 address takes its brackets.
+ */
+function defaultPublicBaseUrl(host: string, port: number): string {
+
+    const reachable = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+    return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
 /** Reads the configuration of DESIGN.md §3 from the environment; a bad value stops start-up with its name. */
 export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
 
@@ -69,7 +79,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env, over
         filesDir: Path.resolve(value.FILES_DIR ?? Path.join(dataDir, 'files')),
         policiesDir: Path.resolve(value.POLICIES_DIR ?? Path.join(projectRoot, 'policies')),
         gatewayConfig: Path.resolve(value.GATEWAY_CONFIG ?? Path.join(projectRoot, 'gateway', 'gateway.yaml')),
-        publicBaseUrl: (value.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/$/, ''),
+        publicBaseUrl: (value.PUBLIC_BASE_URL ?? defaultPublicBaseUrl(host, port)).replace(/\/$/, ''),
         secretKey: value.SECRET_KEY,
         watchPolicies: value.WATCH_POLICIES
     };

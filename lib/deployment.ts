@@ -3,6 +3,7 @@ import Path from 'path';
 
 import Hapi, { type Request, type ResponseToolkit, type Server } from '@hapi/hapi';
 import Boom from '@hapi/boom';
+import type { Sequelize } from 'sequelize';
 
 import { gatewayPlugin } from '../gateway';
 import { RedisAuthEpoch, type AuthEpoch } from '../gateway/auth-epoch';
@@ -14,7 +15,7 @@ import { gatewayPolicies } from '../gateway/policy-chain';
 import { MemoryRateLimitStore } from '../gateway/rate-limit/memory-store';
 import { RedisRateLimitStore } from '../gateway/rate-limit/redis-store';
 import { UsageMeter } from '../gateway/usage-meter';
-import { defineModels } from '../models';
+import { defineModels, type Models } from '../models';
 import { docsPlugin } from '../plugins/docs';
 import { filesPlugin } from '../plugins/files';
 import { formatsPlugin } from '../plugins/formats';
@@ -91,6 +92,21 @@ function checkFilesDirectory(dir: string): void {
     }
 }
 
+/** The database, migrated, and the master secret it is used with; closed again when either fails (a SECRET_KEY not the database's). */
+async function openedDatabase(config: Config): Promise<{ sequelize: Sequelize; models: Models; master: Buffer }> {
+
+    const sequelize = openDatabase(config.databaseUrl);
+    try {
+        await migrate(sequelize);
+        const models = defineModels(sequelize);
+        return { sequelize, models, master: await masterSecret(models, config.secretKey) };
+    }
+    catch (error) {
+        await sequelize.close();
+        throw error;
+    }
+}
+
 /** Builds the whole service from its configuration: the one composition root (npm start, CLI, tests). */
 export async function deployment(options: DeploymentOptions = {}): Promise<Server> {
 
@@ -100,10 +116,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         checkFilesDirectory(config.filesDir);
     }
 
-    const sequelize = openDatabase(config.databaseUrl);
-    await migrate(sequelize);
-    const models = defineModels(sequelize);
-    const master = await masterSecret(models, config.secretKey);
+    const { sequelize, models, master } = await openedDatabase(config);
     const pepper = derivedKey(master, 'api-key-hash');
 
     const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;

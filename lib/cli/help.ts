@@ -10,8 +10,9 @@ const environment = `Environment:
   REDIS_PREFIX      prefix of every Redis key, to share one Redis (default fr:)
   POLICIES_DIR      policy data files (default <project>/policies)
   GATEWAY_CONFIG    declarative gateway config (default <project>/gateway/gateway.yaml)
-  PUBLIC_BASE_URL   the service's external URL, for links (default http://HOST:PORT)
-  SECRET_KEY        master secret, 32+ characters (default: generated once, kept in the database)
+  PUBLIC_BASE_URL   the service's external URL, for links (default http://HOST:PORT, localhost for 0.0.0.0)
+  SECRET_KEY        master secret, 32+ characters (default: generated once, kept in the database;
+                    once set, the database refuses another, or none)
   WATCH_POLICIES    reload policies when their files change (default true); SIGHUP reloads either way`;
 
 /** `family-records --help`: every way of calling every command, and the environment. */
