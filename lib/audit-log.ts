@@ -3,11 +3,11 @@ import type { Transaction } from 'sequelize';
 
 import type { Models } from '../models';
 
-/** Where a request came from, as the audit log (and the hosted site's sessions) record it. */
+/** Where a request came from, as the audit log, the hosted site's sessions and its sign-in throttle take it. */
 export function clientOf(request: Request): { ip: string; userAgent: string | null } {
 
     const userAgent = request.headers['user-agent'] as string | undefined;
-    return { ip: request.info.remoteAddress, userAgent: userAgent ? userAgent.slice(0, 300) : null };
+    return { ip: request.clientAddress(), userAgent: userAgent ? userAgent.slice(0, 300) : null };
 }
 
 /** Every action the audit log records, with how the audit page names it. */

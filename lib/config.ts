@@ -1,6 +1,8 @@
 import Path from 'path';
 import Joi from 'joi';
 
+import { trustedProxyEntries, trustedProxyProblem } from './trusted-proxies';
+
 /** Where the project's own files live, whether running from source or from dist/. */
 export const projectRoot = Path.resolve(__dirname, __dirname.includes(`${Path.sep}dist${Path.sep}`) || __dirname.endsWith(`${Path.sep}dist`) ? '../..' : '..');
 
@@ -18,6 +20,8 @@ export interface Config {
     policiesDir: string;
     gatewayConfig: string;
     publicBaseUrl: string;
+    /** Proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client; none by default. */
+    trustedProxies: string[];
     /**
      * Master secret from which the API-key hash pepper and URL-signing keys are derived.
      * Unset on the embedded default: one is generated once and kept in the database.
@@ -44,6 +48,7 @@ const schema = Joi.object({
     POLICIES_DIR: Joi.string(),
     GATEWAY_CONFIG: Joi.string(),
     PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+    TRUSTED_PROXIES: Joi.string().allow('').default('').custom(validTrustedProxies).messages({ 'any.custom': '{{#label}} {{#error.message}}' }),
     SECRET_KEY: Joi.string().min(32),
     WATCH_POLICIES: Joi.boolean().default(true)
 }).unknown(true);
@@ -56,6 +61,16 @@ function defaultPublicBaseUrl(host: string, port: number): string {
 
     const reachable = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
     return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+function validTrustedProxies(value: string): string {
+
+    const problem = trustedProxyEntries(value).map(trustedProxyProblem).find(Boolean);
+    if (problem) {
+        throw new Error(`${problem} (give IP addresses or CIDR ranges separated by commas, such as 127.0.0.1,10.0.0.0/8)`);
+    }
+
+    return value;
 }
 
 /** Reads the configuration of DESIGN.md §3 from the environment; a bad value stops start-up with its name. */
@@ -80,6 +95,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env, over
         policiesDir: Path.resolve(value.POLICIES_DIR ?? Path.join(projectRoot, 'policies')),
         gatewayConfig: Path.resolve(value.GATEWAY_CONFIG ?? Path.join(projectRoot, 'gateway', 'gateway.yaml')),
         publicBaseUrl: (value.PUBLIC_BASE_URL ?? defaultPublicBaseUrl(host, port)).replace(/\/$/, ''),
+        trustedProxies: trustedProxyEntries(value.TRUSTED_PROXIES),
         secretKey: value.SECRET_KEY,
         watchPolicies: value.WATCH_POLICIES
     };

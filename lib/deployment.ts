@@ -25,6 +25,7 @@ import { sitePlugin } from '../plugins/site';
 import { streamPlugin } from '../plugins/stream';
 import { webhooksPlugin } from '../plugins/webhooks';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './change-bus';
+import { decorateClientAddress } from './client-address';
 import { ConfigError, configFromEnvironment, type Config } from './config';
 import { migrate, openDatabase, transactionRunner } from './database';
 import { apiError, withErrorCode } from './errors';
@@ -33,6 +34,7 @@ import { connectRedis } from './redis';
 import { derivedKey, masterSecret } from './secrets';
 import type { Services } from './services';
 import { LocalDiskStorage } from './storage/local-disk';
+import { TrustedProxies } from './trusted-proxies';
 
 export interface DeploymentOptions {
     /** Listen for HTTP (`npm start`); otherwise initialise only (CLI, most tests use server.inject). */
@@ -112,6 +114,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
 
     const config = options.config ?? configFromEnvironment();
     const log = options.log ?? consoleLog();
+    const trustedProxies = new TrustedProxies(config.trustedProxies);
     if (options.start) {
         checkFilesDirectory(config.filesDir);
     }
@@ -155,6 +158,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     });
 
     server.app.services = services;
+    decorateClientAddress(server, trustedProxies);
     server.ext('onPreResponse', errorCodes(log));
     server.events.on({ name: 'request', channels: 'error' }, (request, event) => {
 

@@ -235,7 +235,7 @@ describe('family-records CLI', () => {
                 expect(outcome.stdout).to.include(`  ${text}`);
             }
 
-            for (const variable of ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'POLICIES_DIR', 'GATEWAY_CONFIG', 'PUBLIC_BASE_URL', 'DATA_DIR', 'SECRET_KEY', 'REDIS_PREFIX']) {
+            for (const variable of ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'POLICIES_DIR', 'GATEWAY_CONFIG', 'PUBLIC_BASE_URL', 'TRUSTED_PROXIES', 'DATA_DIR', 'SECRET_KEY', 'REDIS_PREFIX']) {
                 expect(outcome.stdout).to.include(variable);
             }
         });

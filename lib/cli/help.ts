@@ -11,6 +11,7 @@ const environment = `Environment:
   POLICIES_DIR      policy data files (default <project>/policies)
   GATEWAY_CONFIG    declarative gateway config (default <project>/gateway/gateway.yaml)
   PUBLIC_BASE_URL   the service's external URL, for links (default http://HOST:PORT, localhost for 0.0.0.0)
+  TRUSTED_PROXIES   proxies to believe X-Forwarded-For from: IPs, CIDR ranges (default none)
   SECRET_KEY        master secret, 32+ characters (default: generated once, kept in the database;
                     once set, the database refuses another, or none)
   WATCH_POLICIES    reload policies when their files change (default true); SIGHUP reloads either way`;

@@ -16,7 +16,7 @@ export interface CliOutcome {
 }
 
 // Settings of the developer's shell that would point the CLI somewhere else than the test says.
-const configurationVariables = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'DATA_DIR', 'POLICIES_DIR', 'GATEWAY_CONFIG', 'PUBLIC_BASE_URL', 'SECRET_KEY', 'WATCH_POLICIES'];
+const configurationVariables = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'DATA_DIR', 'POLICIES_DIR', 'GATEWAY_CONFIG', 'PUBLIC_BASE_URL', 'TRUSTED_PROXIES', 'SECRET_KEY', 'WATCH_POLICIES'];
 
 /** The environment with `settings` as the only configuration. */
 export function cliEnvironment(settings: Record<string, string | undefined>): NodeJS.ProcessEnv {

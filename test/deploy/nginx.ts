@@ -1,10 +1,12 @@
+import Crypto from 'crypto';
 import Fs from 'fs';
 import Path from 'path';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { projectRoot } from '../../lib/config';
+import { configFromEnvironment, projectRoot } from '../../lib/config';
+import { parseIpAddress, TrustedProxies } from '../../lib/trusted-proxies';
 import { testServer } from '../helpers/server';
 
 export const lab = Lab.script();
@@ -36,5 +38,24 @@ describe('deploy/nginx.conf', () => {
         finally {
             await server.stop();
         }
+    });
+
+    it('passes each client\'s address on in X-Forwarded-For from every location, and env.example trusts it from there', () => {
+
+        const conf = Fs.readFileSync(Path.join(projectRoot, 'deploy', 'nginx.conf'), 'utf8');
+        const locations = [...conf.matchAll(/^\s*location [^{]*\{([^}]*)\}/gm)].map(([, body]) => body);
+        expect(locations.length).to.be.at.least(2);
+        for (const location of locations) {
+            expect(location).to.match(/^\s*proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/m);
+        }
+
+        // The instances listen on loopback (the upstream block), so nginx reaches them from 127.0.0.1.
+        expect(conf).to.match(/^\s*server 127\.0\.0\.1:\d+/m);
+        const lines = Fs.readFileSync(Path.join(projectRoot, 'deploy', 'env.example'), 'utf8').split('\n').filter((line) => /^[A-Z_]+=/.test(line));
+        const env = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+        // SECRET_KEY ships empty, for the operator to fill (start-up refuses it as it is).
+        expect(() => configFromEnvironment(env)).to.throw(/"SECRET_KEY" is not allowed to be empty/);
+        const trusted = new TrustedProxies(configFromEnvironment({ ...env, SECRET_KEY: Crypto.randomBytes(36).toString('base64') }).trustedProxies);
+        expect(trusted.includes(parseIpAddress('127.0.0.1')!)).to.be.true();
     });
 });

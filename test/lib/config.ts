@@ -1,7 +1,7 @@
-import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
 
-import { configFromEnvironment } from '../../lib/config';
+import { ConfigError, configFromEnvironment } from '../../lib/config';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
@@ -39,5 +39,36 @@ describe('configFromEnvironment()', () => {
     it('refuses an empty SECRET_KEY (as deploy/env.example ships it), naming it', () => {
 
         expect(() => configFromEnvironment({ SECRET_KEY: '' })).to.throw('Invalid configuration: "SECRET_KEY" is not allowed to be empty');
+    });
+
+    describe('TRUSTED_PROXIES', () => {
+
+        it('trusts nobody when unset or blank', () => {
+
+            expect(configFromEnvironment({}).trustedProxies).to.equal([]);
+            expect(configFromEnvironment({ TRUSTED_PROXIES: '' }).trustedProxies).to.equal([]);
+            expect(configFromEnvironment({ TRUSTED_PROXIES: '  ' }).trustedProxies).to.equal([]);
+        });
+
+        it('takes addresses and CIDR ranges of IPv4 and IPv6, separated by commas, spaces around them ignored', () => {
+
+            const config = configFromEnvironment({ TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,::1 , 2001:db8::/32,::ffff:192.168.0.0/112' });
+            expect(config.trustedProxies).to.equal(['127.0.0.1', '10.0.0.0/8', '::1', '2001:db8::/32', '::ffff:192.168.0.0/112']);
+        });
+
+        it('stops start-up naming the variable and the entry that is not an address or a range', () => {
+
+            for (const entry of ['10.0.0.0/33', '2001:db8::/129', '10.0.0.0/8/8', '10.0.0.0/', 'localhost', '300.1.1.1', '127.1', '0x7f.0.0.1', '1.2.3.4:80', '[::1]', 'loopback']) {
+                const error = expect(() => configFromEnvironment({ TRUSTED_PROXIES: `127.0.0.1,${entry}` })).to.throw(ConfigError);
+                expect(error.message).to.equal(`Invalid configuration: "TRUSTED_PROXIES" has "${entry}", which is neither an IP address nor a CIDR range (give IP addresses or CIDR ranges separated by commas, such as 127.0.0.1,10.0.0.0/8)`);
+            }
+        });
+
+        it('stops start-up on an empty entry rather than skipping it', () => {
+
+            for (const value of ['127.0.0.1,,10.0.0.0/8', '127.0.0.1,', ',127.0.0.1', '127.0.0.1, ,::1']) {
+                expect(() => configFromEnvironment({ TRUSTED_PROXIES: value })).to.throw(ConfigError, /^Invalid configuration: "TRUSTED_PROXIES" has an empty entry/);
+            }
+        });
     });
 });

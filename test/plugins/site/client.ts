@@ -49,36 +49,53 @@ export class SiteClient {
 
         const headers: Record<string, string> = {};
         if (this.cookies.size > 0) {
-            headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+            headers.cookie = cookieHeader(this.cookies);
         }
 
         let payload: string | undefined;
         if (form) {
-            const body = new URLSearchParams();
-            for (const [name, value] of Object.entries(form)) {
-                for (const item of ([] as string[]).concat(value)) {
-                    body.append(name, item);
-                }
-            }
-
-            payload = body.toString();
+            payload = formBody(form);
             headers['content-type'] = 'application/x-www-form-urlencoded';
         }
 
         const response = await this.server.inject({ method, url, headers, payload, remoteAddress: this.remoteAddress });
-        for (const cookie of ([] as string[]).concat(response.headers['set-cookie'] ?? [])) {
-            const [pair] = cookie.split(';');
-            const name = pair.slice(0, pair.indexOf('='));
-            const value = pair.slice(pair.indexOf('=') + 1);
-            if (!value || /max-age=0|expires=thu, 01 jan 1970/i.test(cookie)) {
-                this.cookies.delete(name);
-            }
-            else {
-                this.cookies.set(name, value);
-            }
-        }
-
+        keepCookies(this.cookies, ([] as string[]).concat(response.headers['set-cookie'] ?? []));
         return response;
+    }
+}
+
+/** A form URL-encoded, as a browser sends it. */
+export function formBody(form: Form): string {
+
+    const body = new URLSearchParams();
+    for (const [name, value] of Object.entries(form)) {
+        for (const item of ([] as string[]).concat(value)) {
+            body.append(name, item);
+        }
+    }
+
+    return body.toString();
+}
+
+/** The Cookie header that sends back every cookie in `jar`. */
+export function cookieHeader(jar: Map<string, string>): string {
+
+    return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+}
+
+/** Keeps the cookies a response sets in `jar`, and forgets those it clears. */
+export function keepCookies(jar: Map<string, string>, setCookies: string[]): void {
+
+    for (const cookie of setCookies) {
+        const [pair] = cookie.split(';');
+        const name = pair.slice(0, pair.indexOf('='));
+        const value = pair.slice(pair.indexOf('=') + 1);
+        if (!value || /max-age=0|expires=thu, 01 jan 1970/i.test(cookie)) {
+            jar.delete(name);
+        }
+        else {
+            jar.set(name, value);
+        }
     }
 }
 
