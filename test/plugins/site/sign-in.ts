@@ -128,7 +128,7 @@ describe('sign-in', () => {
 
     it('refuses a password longer than the 72 bytes bcrypt reads, though it has fewer characters', async () => {
 
-        const create = (password: string) => createUser(server.app.services.accounts, { email: `bytes-${Buffer.byteLength(password)}@example.com`, password, role: 'manager', familyLongId });
+        const create = (password: string) => createUser(server.app.services.accounts, { email: `bytes-${Buffer.byteLength(password)}-${familyLongId}@example.com`, password, role: 'manager', familyLongId });
         // Only the first 72 bytes would count: 40 × "é" is 80 bytes, so any password sharing the first 36 would sign in.
         await expect(create('é'.repeat(40))).to.reject('A password is 10 to 72 characters (72 bytes in UTF-8: fewer characters outside ASCII).');
         await expect(create('é'.repeat(36))).to.not.reject();
