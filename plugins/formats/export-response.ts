@@ -1,3 +1,5 @@
+import { Readable } from 'stream';
+
 import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
 
 import { apiError } from '../../lib/errors';
@@ -28,7 +30,9 @@ export function exportResponse(h: ResponseToolkit, request: ExportRequest, log: 
 
     const generatedAt = new Date();
     const subject = request.aggregate ? { title: 'All records', fileStem: 'all' } : { title: sectionTitle(request.sections[0].resource), fileStem: request.sections[0].resource.name };
-    const body = inLargerChunks(renderer.render({ title: subject.title, familyName: request.familyName, generatedAt, aggregate: request.aggregate, sections }));
+    // A HEAD gets the GET's headers and no body: hapi would render the whole export (every record read, a PDF drawn) to throw it away.
+    const body = h.request.method === 'head' ? Readable.from([], { objectMode: false }) :
+        inLargerChunks(renderer.render({ title: subject.title, familyName: request.familyName, generatedAt, aggregate: request.aggregate, sections }));
 
     body.on('error', (error: Error) => log(['formats', 'error'], `${request.format} export of ${subject.fileStem} failed part-way: ${error.stack ?? error.message}`));
 

@@ -1,11 +1,13 @@
 import { rfc5987, withoutInvisibles } from '../../lib/file-name-text';
+import { foldForSearch } from '../../models/search-text';
 
-/** `Zoë's Family` → `zoes-family`: ASCII letters, digits and dashes only, safe in any file system and header. */
+/**
+ * `Zoë's Family` → `zoes-family`: ASCII letters, digits and dashes only, safe in any file system and header.
+ * Letters are folded as search folds them, so `Łukasz`, `Østergaard` and `Strauß` keep their letters.
+ */
 export function fileSlug(text: string): string {
 
-    const slug = text.normalize('NFKD')
-        .replace(/[\u0300-\u036f]/g, '')
-        .toLowerCase()
+    const slug = foldForSearch(text)
         .replace(/['’]/g, '')
         .replace(/[^a-z0-9]+/g, '-')
         .replace(/^-+|-+$/g, '')

@@ -1,6 +1,6 @@
 import { Readable } from 'stream';
 
-import { cellText, columnsOf, generatedText, sectionTitle } from './tables';
+import { cellText, columnsOf, columnWidthsOf, generatedText, sectionTitle, wantsLandscape } from './tables';
 import type { ExportDocument, ExportSection, Renderer } from './types';
 
 const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' };
@@ -13,23 +13,31 @@ body { font: 10pt/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; 
 h1 { font-size: 16pt; margin: 0 0 .2em; }
 h2 { font-size: 13pt; margin: 1.6em 0 .4em; }
 .meta { color: #555; margin: 0 0 1em; }
-table { border-collapse: collapse; width: 100%; }
-th, td { border: 1px solid #ccc; padding: .25em .45em; text-align: left; vertical-align: top; }
-th { background: #f2f2f2; white-space: nowrap; }
-td { white-space: pre-wrap; overflow-wrap: anywhere; }
+table { border-collapse: collapse; width: 100%; table-layout: fixed; }
+th, td { border: 1px solid #ccc; padding: .25em .45em; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+th { background: #f2f2f2; }
+td { white-space: pre-wrap; }
 .empty { color: #777; font-style: italic; }
 @media print {
   body { margin: 0; font-size: 8pt; }
   thead { display: table-header-group; }
   tr { break-inside: avoid; }
   h2 { break-after: avoid; }
-}`;
+  .landscape { page: landscape; }
+}
+@page landscape { size: landscape; }`;
+
+/** Printed on landscape pages, as the PDF: a table of many columns (and the heading above the first). Other pages are the reader's choice. */
+const pageClass = (section: ExportSection) => (wantsLandscape(section.resource) ? ' class="landscape"' : '');
 
 async function* sectionHtml(section: ExportSection, headed: boolean): AsyncGenerator<string> {
 
     const columns = columnsOf(section.resource);
-    yield `<section>\n${headed ? `<h2>${escapeHtml(sectionTitle(section.resource))}</h2>\n` : ''}`;
-    yield `<table>\n<thead><tr>${columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join('')}</tr></thead>\n<tbody>\n`;
+    yield `<section${pageClass(section)}>\n${headed ? `<h2>${escapeHtml(sectionTitle(section.resource))}</h2>\n` : ''}`;
+    // Fixed widths by what each column holds (as the PDF's): left to the browser, every column shrank to its header's width once the
+    // table was wider than the page, an id broke after each character and a long note filled pages 4 characters wide.
+    const widths = columnWidthsOf(section.resource).map((share) => `<col style="width: ${(share * 100).toFixed(2)}%">`).join('');
+    yield `<table>\n<colgroup>${widths}</colgroup>\n<thead><tr>${columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join('')}</tr></thead>\n<tbody>\n`;
     let rows = 0;
     for await (const row of section.rows) {
         rows += 1;
@@ -47,7 +55,7 @@ async function* pageHtml(document: ExportDocument): AsyncGenerator<string> {
 
     const title = escapeHtml(document.title);
     yield `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`;
-    yield `<title>${title} · ${escapeHtml(document.familyName)}</title>\n<style>${styles}\n</style>\n</head>\n<body>\n`;
+    yield `<title>${title} · ${escapeHtml(document.familyName)}</title>\n<style>${styles}\n</style>\n</head>\n<body${pageClass(document.sections[0])}>\n`;
     yield `<h1>${title}</h1>\n<p class="meta">${escapeHtml(document.familyName)} · generated <time datetime="${document.generatedAt.toISOString()}">${generatedText(document.generatedAt)}</time></p>\n`;
     for (const section of document.sections) {
         yield* sectionHtml(section, document.aggregate);

@@ -1,11 +1,5 @@
 import type { ResourceDeclaration } from '../../models/resources';
-import { cellText, columnsOf } from './tables';
-
-/** Relative column widths by what a column holds: long text gets room, a revision number little. */
-const widthByType: Record<string, number> = {
-    text: 2.6, string: 1.3, enum: 1.4, date: 1, partial_date: 1, integer: 0.9, currency: 0.7, reference: 1.8
-};
-const widthBySystemColumn: Record<string, number> = { id: 1.8, revision: 0.9, created_at: 1.8, updated_at: 1.8 };
+import { cellText, columnsOf, columnWidthsOf } from './tables';
 
 /** Column names and timestamps with spaces where a narrow column may wrap them: `first name`, `2026-11-21 09:00:00Z`. */
 const headerText = (column: string) => column.replace(/_/g, ' ');
@@ -53,18 +47,10 @@ export class PdfTable {
     constructor(private readonly doc: PDFKit.PDFDocument, resource: ResourceDeclaration, private readonly fonts: TableFonts, private readonly newPage: () => void) {
 
         this.columns = columnsOf(resource);
-        const weights = this.columns.map((column) => widthBySystemColumn[column] ?? widthByType[resource.fields[column].type]);
-        const total = weights.reduce((sum, weight) => sum + weight, 0);
         const usable = doc.page.width - doc.page.margins.left - doc.page.margins.right;
-        this.widths = weights.map((weight) => usable * weight / total);
+        this.widths = columnWidthsOf(resource).map((share) => usable * share);
         this.lineHeight = doc.font(fonts.regular).fontSize(tableFontSize).currentLineHeight(true);
         this.maxCharacters = this.widths.map((_, index) => Math.ceil(maxLinesPerCell * this.textWidth(index) / (narrowestCharacterEm * tableFontSize)));
-    }
-
-    /** Whether this many columns read better on a landscape page. */
-    static wantsLandscape(resource: ResourceDeclaration): boolean {
-
-        return columnsOf(resource).length > 8;
     }
 
     /** Starts the table at the document's current position. */

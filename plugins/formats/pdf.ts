@@ -6,7 +6,7 @@ import { setImmediate as nextTurn } from 'timers/promises';
 import PDFDocument from 'pdfkit';
 
 import { PdfTable, type TableFonts } from './pdf-table';
-import { generatedText, sectionTitle } from './tables';
+import { generatedText, sectionTitle, wantsLandscape } from './tables';
 import type { ExportDocument, Renderer } from './types';
 
 const margin = 36;
@@ -78,7 +78,7 @@ async function* pdfBytes(document: ExportDocument): AsyncGenerator<Buffer> {
 
     for (const section of document.sections) {
         // A section shares the page before it when the orientation matches and a few rows still fit.
-        const wanted = PdfTable.wantsLandscape(section.resource) ? 'landscape' : 'portrait';
+        const wanted = wantsLandscape(section.resource) ? 'landscape' : 'portrait';
         if (wanted === layout && doc.y + roomForASection < doc.page.maxY()) {
             doc.moveDown(1.5);
         }

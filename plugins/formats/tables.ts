@@ -4,6 +4,23 @@ import { recordColumns, type ResourceDeclaration } from '../../models/resources'
 /** The columns of a resource's table, in the order the API serialises a record. */
 export const columnsOf = recordColumns;
 
+/** Relative column widths by what a column holds: long text gets room, a revision number little. */
+const widthByType: Record<string, number> = {
+    text: 2.6, string: 1.3, enum: 1.4, date: 1, partial_date: 1, integer: 0.9, currency: 0.7, reference: 1.8
+};
+const widthBySystemColumn: Record<string, number> = { id: 1.8, revision: 0.9, created_at: 1.8, updated_at: 1.8 };
+
+/** Each column's share of a table's width (HTML and PDF), from what it holds; the shares add up to 1. */
+export function columnWidthsOf(resource: ResourceDeclaration): number[] {
+
+    const weights = columnsOf(resource).map((column) => widthBySystemColumn[column] ?? widthByType[resource.fields[column].type]);
+    const total = weights.reduce((sum, weight) => sum + weight, 0);
+    return weights.map((weight) => weight / total);
+}
+
+/** Whether a resource's table has so many columns that it reads better on a landscape page (HTML and PDF). */
+export const wantsLandscape = (resource: ResourceDeclaration): boolean => columnsOf(resource).length > 8;
+
 /** The columns of several resources in one table: `resource`, then every resource's columns once, in declaration order. */
 export function unionColumnsOf(resources: readonly ResourceDeclaration[]): string[] {
 

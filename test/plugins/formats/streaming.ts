@@ -120,6 +120,32 @@ describe('streamed exports', () => {
         });
     });
 
+    it('answers a HEAD with the headers of the GET without reading or rendering the export', async () => {
+
+        const family = await familyWithKey(server);
+        await insertPersons(server, family.familyLongId, 3, (index) => ({ first_name: `Person ${index}`, last_name: 'Berg' }));
+
+        for (const format of ['csv', 'html', 'pdf', 'gedcom']) {
+            const url = `${server.info.uri}/api/v1/persons?format=${format}`;
+            const headers = { authorization: `Bearer ${family.key}` };
+            const get = await fetch(url, { headers });
+            expect(get.status).to.equal(200);
+            expect((await get.arrayBuffer()).byteLength).to.be.above(0);
+
+            await countingPersonQueries(async (queries) => {
+
+                const head = await fetch(url, { method: 'HEAD', headers });
+                expect(head.status).to.equal(200);
+                for (const name of ['content-type', 'content-disposition', 'x-content-type-options', 'content-security-policy']) {
+                    expect(head.headers.get(name), name).to.equal(get.headers.get(name));
+                }
+
+                expect(await head.text()).to.equal('');
+                expect(queries(), `persons read for a HEAD of ${format}`).to.equal(0);
+            });
+        }
+    });
+
     it('cuts the connection, logs and carries on when the database fails part-way through an export', async () => {
 
         const family = await familyWithKey(server);
