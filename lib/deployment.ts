@@ -149,6 +149,8 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         router: { stripTrailingSlash: true },
         routes: {
             validate: { failAction: validationFailed },
+            // Family records are personal data: no cache, a browser's disk included, keeps an answer unless its route says so (the reference, the site's assets, signed files).
+            cache: { otherwise: 'no-store' },
             // No Range through hapi: it would answer 206 to any JSON answer, and 416 as an error without a code or
             // the RateLimit headers, none of it in the reference. The one route that takes Range (GET /files/{token}) reads it itself.
             response: { emptyStatusCode: 204, ranges: false }

@@ -146,6 +146,20 @@ describe('records API v1 over HTTP', () => {
         expect(await huge.json()).to.include({ code: 'too_large' });
     });
 
+    it('lets no cache keep an answer of family records, in any format, nor an error', async () => {
+
+        for (const path of ['/api/v1/persons', '/api/v1/persons?format=csv', '/api/v1/persons?format=pdf', '/api/v1/all?format=html', '/api/v1/persons/per_doesnotexist1']) {
+            const response = await request('GET', path);
+            expect(response.headers.get('cache-control'), path).to.equal('no-store');
+            await response.arrayBuffer();
+        }
+
+        const unauthenticated = await request('GET', '/api/v1/persons', { key: null });
+        expect(unauthenticated.status).to.equal(401);
+        expect(unauthenticated.headers.get('cache-control')).to.equal('no-store');
+        await unauthenticated.arrayBuffer();
+    });
+
     it('answers a Range on the API with the whole answer: no 206, and no 416 without a code or RateLimit headers', async () => {
 
         const created = await request('POST', '/api/v1/trees', { body: JSON.stringify(createBody('trees')) });
