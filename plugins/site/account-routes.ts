@@ -8,6 +8,7 @@ import { siteUser } from './credentials';
 import type { SiteContext } from './context';
 import { withNotice } from './notices';
 import { signedInPage } from './route-auth';
+import { admitAttempt } from './sign-in';
 import { enrolmentCode, hashRecoveryCode, isValidTotp, newRecoveryCodes, newTotpSecret, sealSecret, unsealSecret } from './two-factor';
 
 /** Account security: turning two-factor sign-in on (QR code, confirmation code, recovery codes) and off. */
@@ -66,7 +67,12 @@ export function accountRoutes(context: SiteContext): ServerRoute[] {
                     }
 
                     // Stored before it is confirmed, but sign-in asks for codes only once totp_enabled_at is set.
-                    await user.update({ totp_secret: sealSecret(newTotpSecret(), totpSecrets) });
+                    // A secret already waiting for its code is shown again, not replaced: the setup form sent
+                    // twice (a double click, a reload, a second tab) must not void the QR code already scanned.
+                    if (!user.totp_secret) {
+                        await user.update({ totp_secret: sealSecret(newTotpSecret(), totpSecrets) });
+                    }
+
                     return setupPage(h, user);
                 }
             }
@@ -106,8 +112,9 @@ export function accountRoutes(context: SiteContext): ServerRoute[] {
 
                     const user = await signedInUser(request);
                     const { password } = request.payload as { password: string };
-                    if (!await Bcrypt.compare(password, user.password_hash)) {
-                        return securityPage(h, user, 'That password is not right.');
+                    // Throttled as sign-in is, against the account and the address.
+                    if (!await admitAttempt(context, request, user.email) || !await Bcrypt.compare(password, user.password_hash)) {
+                        return securityPage(h, user, 'That password is not right, or there were too many attempts. Try again in a few minutes.');
                     }
 
                     await user.update({ totp_secret: null, totp_enabled_at: null, recovery_code_hashes: null });

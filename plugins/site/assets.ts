@@ -12,7 +12,7 @@ const assetTypes: Record<string, string> = {
     'site.js': 'text/javascript; charset=utf-8'
 };
 
-/** The stylesheet and the optional copy-button script, read once; pages work without the script. */
+/** The stylesheet and the optional script (copy buttons, forms sent once), read once; pages work without the script. */
 export function assetRoutes(): ServerRoute[] {
 
     const assets = new Map(Object.entries(assetTypes).map(([name, type]) => {

@@ -2,14 +2,14 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import type { User } from '../../models/user';
-import { audit, clientOf } from '../../lib/audit-log';
+import { audit } from '../../lib/audit-log';
 import { siteUser, type SiteUser } from './credentials';
 import { twoFactorCookie, type SiteContext } from './context';
 import { typedText } from './forms';
 import { withNotice } from './notices';
 import { signInPage } from './route-auth';
 import { deleteExpiredSessions, endSession, findSession, startSession } from './sessions';
-import { admitSignInAttempt, signInFailed, userWithPassword } from './sign-in';
+import { admitAttempt, signInFailed, userWithPassword } from './sign-in';
 import { hashRecoveryCode, isValidTotp, unsealSecret } from './two-factor';
 
 /** Where a signed-in user starts: their family's APIs page, the admin area, or their account. */
@@ -46,8 +46,6 @@ export function signInRoutes(context: SiteContext): ServerRoute[] {
         await deleteExpiredSessions(models);
         return h.redirect(safeNext(next) ?? homeOf({ role: user.role, isSuperAdmin: user.is_super_admin } as SiteUser));
     }
-
-    const admitted = (request: Request, email: string) => admitSignInAttempt(context.rateLimits, context.policies().site, { email, ip: clientOf(request).ip });
 
     return [
         {
@@ -89,7 +87,7 @@ export function signInRoutes(context: SiteContext): ServerRoute[] {
                 async handler(request, h) {
 
                     const { email, password, next } = request.payload as { email: string; password: string; next?: string };
-                    const user = await admitted(request, email) ? await userWithPassword(models, email, password) : undefined;
+                    const user = await admitAttempt(context, request, email) ? await userWithPassword(models, email, password) : undefined;
                     if (!user) {
                         return h.view('login', { title: 'Sign in', next, email, error: signInFailed }).code(401);
                     }
@@ -136,7 +134,7 @@ export function signInRoutes(context: SiteContext): ServerRoute[] {
                     }
 
                     const failed = () => h.view('two-factor', { title: 'Two-factor sign-in', next, error: 'That code is not right, or there were too many attempts. Try the current code from your app.' }).code(401);
-                    if (!await admitted(request, user.email)) {
+                    if (!await admitAttempt(context, request, user.email)) {
                         return failed();
                     }
 

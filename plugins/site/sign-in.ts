@@ -1,11 +1,14 @@
 import Crypto from 'crypto';
 
+import type { Request } from '@hapi/hapi';
 import Bcrypt from 'bcrypt';
 
 import type { SitePolicy } from '../../gateway/policies/types';
 import type { RateLimitStore } from '../../gateway/rate-limit/types';
+import { clientOf } from '../../lib/audit-log';
 import type { Models } from '../../models';
 import type { User } from '../../models/user';
+import type { SiteContext } from './context';
 
 /** What every failed sign-in says, whatever went wrong: it never tells whether an account exists. */
 export const signInFailed = 'Incorrect email or password, or too many attempts. Try again in a few minutes.';
@@ -42,4 +45,14 @@ export async function admitSignInAttempt(rateLimits: RateLimitStore, policy: Sit
         { policy: 'sign-in-ip', subject: attempt.ip, limit: perIp.limit, windowSeconds: perIp.window_seconds }
     ]);
     return decision.allowed;
+}
+
+/**
+ * Counts an attempt by this request's client to prove it is `email`'s owner: a password or a
+ * two-factor code at sign-in, or the password that turns two-factor sign-in off (a stolen session
+ * must not be a way to guess the password without limit).
+ */
+export function admitAttempt(context: SiteContext, request: Request, email: string): Promise<boolean> {
+
+    return admitSignInAttempt(context.rateLimits, context.policies().site, { email, ip: clientOf(request).ip });
 }

@@ -228,6 +228,56 @@ describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () =
         await page.context().close();
     });
 
+    it('sends a form once when it is double-clicked: one key, not a second one never shown; one rotation, keeping the secret the receiver checks', async () => {
+
+        const { manager, page } = await signedInManager('Double click family');
+        const familyLongId = manager.user.family_long_id!;
+        await enableApi(server.app.services.accounts, familyLongId, ['persons']);
+        server.plugins.webhooks.useTestTransport({ resolve: scriptedResolver({ 'hooks.example': '93.184.216.34' }) });
+        const { endpoint } = await server.plugins.webhooks.createEndpoint(familyLongId, { url: 'https://hooks.example/double', resources: ['persons'] }, manager.user.id);
+        const { ApiKey, AuditEvent, WebhookEndpoint } = server.app.services.models;
+        // A slow answer, as over a real network: the second click comes while the first form is on its way.
+        const sent: string[] = [];
+        await page.route(/\/(keys|rotate)$/, async (route) => {
+
+            sent.push(new URL(route.request().url()).pathname);
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            await route.continue().catch(() => undefined);          // the browser may have dropped it for the second
+        });
+        // The mouse, as a person clicks: a locator's click would wait for the first form's page.
+        const clickTwice = async (button: string) => {
+
+            const box = (await page.locator(button).boundingBox())!;
+            await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+            await page.waitForTimeout(100);
+            await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+        };
+
+        await page.goto(`${base}/manage/apis/keys/new`);
+        await page.fill('input[name="name"]', 'Clicked twice');
+        await page.check('input[name="resources"][value="persons"]');
+        await clickTwice('button:has-text("Create key")');
+        await page.waitForSelector('[data-testid="new-key"]');
+        await page.waitForLoadState('networkidle');
+        expect(sent).to.equal(['/manage/apis/keys']);
+        expect(await ApiKey.count({ where: { family_long_id: familyLongId } })).to.equal(1);
+
+        await page.goto(`${base}/manage/apis/webhooks/${endpoint.id}`);
+        await clickTwice('button:has-text("Rotate secret")');
+        await page.waitForSelector('[data-testid="webhook-secret"]');
+        await page.waitForLoadState('networkidle');
+        expect(sent).to.equal(['/manage/apis/keys', `/manage/apis/webhooks/${endpoint.id}/rotate`]);
+        expect(await AuditEvent.count({ where: { action: 'webhook.rotate_secret', target: endpoint.id } })).to.equal(1);
+        const rotated = (await WebhookEndpoint.findByPk(endpoint.id))!;
+        expect(rotated.previous_secret_encrypted).to.equal(endpoint.secret_encrypted);
+
+        // A form sent once can be sent again from the next page: the guard is per page.
+        await page.click('text=Done');
+        await page.click('button:has-text("Disable")');
+        await page.waitForSelector('text=The endpoint is disabled');
+        await page.context().close();
+    });
+
     it('answers a webhook endpoint deleted from a second tab with the notice that it is deleted', async () => {
 
         const { manager, page } = await signedInManager('Two tabs family');

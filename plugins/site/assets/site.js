@@ -14,3 +14,25 @@ document.addEventListener('click', (event) => {
         setTimeout(() => { button.textContent = label; }, 2000);
     });
 });
+
+// Optional: a form that changes something is sent once. A double click would otherwise make two
+// keys or two endpoints (the first never shown), or rotate a secret twice, dropping at once the
+// secret the receiver still checks. A page restored by Back can send its forms again.
+document.addEventListener('submit', (event) => {
+    const form = event.target;
+    if (form.method !== 'post') {
+        return;
+    }
+
+    if (form.dataset.sent) {
+        event.preventDefault();
+        return;
+    }
+
+    form.dataset.sent = 'true';
+});
+window.addEventListener('pageshow', (event) => {
+    if (event.persisted) {
+        document.querySelectorAll('form[data-sent]').forEach((form) => delete form.dataset.sent);
+    }
+});

@@ -286,6 +286,33 @@ describe('sign-in', () => {
             expect((await client.post('/login/two-factor', { code: '123456' })).headers.location).to.equal('/login');
         });
 
+        it('shows the same secret when the setup form is sent again (a double click, a reload, a second tab), so the code scanned first turns it on', async () => {
+
+            const client = await signedIn(server, { role: 'manager', familyLongId });
+            const first = secretOn((await client.post('/account/two-factor/setup')).payload);
+            const again = await client.post('/account/two-factor/setup');
+            expect(secretOn(again.payload)).to.equal(first);
+
+            const confirmed = await client.post('/account/two-factor/confirm', { code: currentCode(first) });
+            expect(confirmed.statusCode).to.equal(200);
+            expect(confirmed.payload).to.contain('Save your recovery codes');
+        });
+
+        it('throttles the password that turns two-factor sign-in off as sign-in is: a stolen session cannot guess it', async () => {
+
+            const { client, email, password } = await enrolled();
+            const limit = server.app.services.policyStore.current().site.sign_in_throttle.per_account.limit;
+            for (let attempt = 0; attempt < limit; ++attempt) {
+                expect((await client.post('/account/two-factor/disable', { password: `guess ${attempt}` })).statusCode).to.equal(422);
+            }
+
+            const blocked = await client.post('/account/two-factor/disable', { password });
+            expect(blocked.statusCode).to.equal(422);
+            expect(blocked.payload).to.contain('too many attempts');
+            const user = (await server.app.services.models.User.findOne({ where: { email } }))!;
+            expect(user.totp_enabled_at).to.be.a.date();
+        });
+
         it('keeps the secret sealed, and turns two-factor sign-in off only with the password', async () => {
 
             const { client, email, password } = await enrolled();
