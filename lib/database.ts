@@ -91,3 +91,15 @@ export function transactionRunner(sequelize: Sequelize): <T>(work: (transaction:
         return result;
     };
 }
+
+/**
+ * Runs reads that must agree with each other (rows a transaction wrote together) in one snapshot:
+ * on PostgreSQL a REPEATABLE READ transaction (READ COMMITTED gives each statement its own); on
+ * SQLite a transaction of `runInTransaction`'s queue, as this process's writers take their turns.
+ */
+export function inOneSnapshot<T>(sequelize: Sequelize, runInTransaction: ReturnType<typeof transactionRunner>, work: (transaction: Transaction) => Promise<T>): Promise<T> {
+
+    return sequelize.getDialect() === 'postgres'
+        ? sequelize.transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ }, work)
+        : runInTransaction(work);
+}

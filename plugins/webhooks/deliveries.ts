@@ -1,6 +1,7 @@
 import { Op } from 'sequelize';
 
 import { isApiTimestamp } from '../../lib/api-timestamp';
+import { inOneSnapshot } from '../../lib/database';
 import { ServiceError } from '../../lib/errors';
 import { randomBase62, recordId, recordIdPattern } from '../../lib/ids';
 import type { WebhookAttempt } from '../../models/webhook-attempt';
@@ -68,13 +69,17 @@ export async function listDeliveries(context: WebhooksContext, familyLongId: str
 export async function getDelivery(context: WebhooksContext, familyLongId: string, endpointId: string, deliveryId: string): Promise<{ delivery: WebhookDelivery; attempts: WebhookAttempt[] }> {
 
     await findEndpoint(context, familyLongId, endpointId);
-    const delivery = await context.models.WebhookDelivery.findOne({ where: { id: deliveryId, endpoint_id: endpointId } });
-    if (!delivery) {
-        throw new ServiceError('not_found', `No delivery ${deliveryId} of webhook endpoint ${endpointId}.`, 404);
-    }
+    // An attempt's log row and its delivery's new state commit together: read apart, a delivery could show an attempt its state does not count yet.
+    return inOneSnapshot(context.sequelize, context.transaction, async (transaction) => {
 
-    const attempts = await context.models.WebhookAttempt.findAll({ where: { delivery_id: deliveryId }, order: [['id', 'ASC']] });
-    return { delivery, attempts };
+        const delivery = await context.models.WebhookDelivery.findOne({ where: { id: deliveryId, endpoint_id: endpointId }, transaction });
+        if (!delivery) {
+            throw new ServiceError('not_found', `No delivery ${deliveryId} of webhook endpoint ${endpointId}.`, 404);
+        }
+
+        const attempts = await context.models.WebhookAttempt.findAll({ where: { delivery_id: deliveryId }, order: [['id', 'ASC']], transaction });
+        return { delivery, attempts };
+    });
 }
 
 /** The outcome of an attempt made while the caller waits, and the delivery as it now stands. */
