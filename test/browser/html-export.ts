@@ -1,10 +1,9 @@
-import Fs from 'fs';
-
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
+import { chromiumAvailable, launchChromium } from '../helpers/chromium';
 import { familyWithKey, testServer, type FamilyFixture } from '../helpers/server';
 import { exportText } from '../plugins/formats/helpers';
 import { dataOf } from '../plugins/records/fixtures';
@@ -14,10 +13,7 @@ const { describe, it, before, after } = lab;
 
 /* The HTML export as Chromium prints it: a page is only printable if its columns stay readable. */
 
-const chromiumPath = '/usr/bin/chromium';
-const available = Fs.existsSync(chromiumPath);
-
-describe('HTML export printed in Chromium', { skip: !available, timeout: 120_000 }, () => {
+describe('HTML export printed in Chromium', { skip: !chromiumAvailable, timeout: 120_000 }, () => {
 
     let server: Server;
     let browser: Browser;
@@ -27,7 +23,7 @@ describe('HTML export printed in Chromium', { skip: !available, timeout: 120_000
 
         server = await testServer();
         family = await familyWithKey(server);
-        browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+        browser = await launchChromium();
     });
 
     after(async () => {

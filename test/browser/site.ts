@@ -5,11 +5,12 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 import * as OTPAuth from 'otpauth';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 import { createFamily, enableApi, suspendFamily } from '../../lib/accounts/families';
 import { createApiKey } from '../../lib/accounts/api-keys';
 import { projectRoot } from '../../lib/config';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium';
 import { testServer } from '../helpers/server';
 import { scriptedResolver } from '../plugins/webhooks/helpers/setup';
 import { siteAccount } from '../plugins/site/client';
@@ -23,19 +24,14 @@ const { describe, it, before, after } = lab;
  * the key the page showed. Screenshots of the main pages go to test/artifacts/.
  */
 
-const chromiumPath = '/usr/bin/chromium';
 const artifacts = Path.join(projectRoot, 'test', 'artifacts');
-const available = Fs.existsSync(chromiumPath);
-if (!available) {
-    process.stdout.write(`\nSkipping the browser tests: ${chromiumPath} is missing (.ci/run installs Debian's chromium).\n`);
-}
 
 function currentCode(secretShown: string): string {
 
     return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secretShown.replace(/\s/g, '')) }).generate();
 }
 
-describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () => {
+describe('hosted site in Chromium', { skip: !chromiumAvailable, timeout: 120_000 }, () => {
 
     let server: Server;
     let browser: Browser;
@@ -47,11 +43,7 @@ describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () =
         server = await testServer();
         await server.start();
         base = server.info.uri;
-        browser = await chromium.launch({
-            executablePath: chromiumPath,
-            // launch() gives every run a fresh, empty profile (--user-data-dir) of its own.
-            args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-        });
+        browser = await launchChromium();
     });
 
     after(async () => {
@@ -85,6 +77,17 @@ describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () =
         await signIn(page, manager.email, manager.password);
         await page.waitForURL(`${base}/manage/apis`);
         return { manager, page };
+    }
+
+    /** A signed-in manager's page, and an endpoint of the family's at a public address (for the destination check; nothing is delivered to it). */
+    async function managerWithEndpoint(familyName: string, path: string) {
+
+        const { manager, page } = await signedInManager(familyName);
+        const familyLongId = manager.user.family_long_id!;
+        await enableApi(server.app.services.accounts, familyLongId, ['persons']);
+        server.plugins.webhooks.useTestTransport({ resolve: scriptedResolver({ 'hooks.example': '93.184.216.34' }) });
+        const { endpoint } = await server.plugins.webhooks.createEndpoint(familyLongId, { url: `https://hooks.example/${path}`, resources: ['persons'] }, manager.user.id);
+        return { manager, page, familyLongId, endpoint };
     }
 
     const api = (key: string) => fetch(`${base}/api/v1/persons`, { headers: { authorization: `Bearer ${key}` } });
@@ -230,11 +233,7 @@ describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () =
 
     it('sends a form once when it is double-clicked: one key, not a second one never shown; one rotation, keeping the secret the receiver checks', async () => {
 
-        const { manager, page } = await signedInManager('Double click family');
-        const familyLongId = manager.user.family_long_id!;
-        await enableApi(server.app.services.accounts, familyLongId, ['persons']);
-        server.plugins.webhooks.useTestTransport({ resolve: scriptedResolver({ 'hooks.example': '93.184.216.34' }) });
-        const { endpoint } = await server.plugins.webhooks.createEndpoint(familyLongId, { url: 'https://hooks.example/double', resources: ['persons'] }, manager.user.id);
+        const { manager, page, familyLongId, endpoint } = await managerWithEndpoint('Double click family', 'double');
         const { ApiKey, AuditEvent, WebhookEndpoint } = server.app.services.models;
         // A slow answer, as over a real network: the second click comes while the first form is on its way.
         const sent: string[] = [];
@@ -280,12 +279,7 @@ describe('hosted site in Chromium', { skip: !available, timeout: 120_000 }, () =
 
     it('answers a webhook endpoint deleted from a second tab with the notice that it is deleted', async () => {
 
-        const { manager, page } = await signedInManager('Two tabs family');
-        const familyLongId = manager.user.family_long_id!;
-        await enableApi(server.app.services.accounts, familyLongId, ['persons']);
-        // A public address for the destination check; nothing is delivered to it in this test.
-        server.plugins.webhooks.useTestTransport({ resolve: scriptedResolver({ 'hooks.example': '93.184.216.34' }) });
-        const { endpoint } = await server.plugins.webhooks.createEndpoint(familyLongId, { url: 'https://hooks.example/family', resources: ['persons'] }, manager.user.id);
+        const { page, familyLongId, endpoint } = await managerWithEndpoint('Two tabs family', 'family');
 
         const second = await page.context().newPage();
         for (const tab of [page, second]) {
