@@ -37,7 +37,7 @@ function notSent(claimed: ClaimedDelivery, trigger: AttemptTrigger, startedAt: D
 
 /**
  * Checks the destination again (resolving the host now), signs the payload with the
- * endpoint's current secrets and POSTs it to the address that passed the check.
+ * endpoint's current secrets and POSTs it to the addresses that passed the check, in turn.
  * Never rejects: every failure is an outcome, so the retry schedule applies to it too.
  */
 export async function attemptDelivery(context: WebhooksContext, claimed: ClaimedDelivery, endpoint: WebhookEndpoint, trigger: AttemptTrigger): Promise<AttemptOutcome> {
@@ -60,9 +60,9 @@ export async function attemptDelivery(context: WebhooksContext, claimed: Claimed
             excerptBytes: policy.delivery.response_excerpt_bytes
         };
 
-        const result = await send(destination, headers, claimed.payload, limits, context.transport.agent);
+        const { address, ...result } = await send(destination, headers, claimed.payload, limits, context.transport.agent);
         const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-        return { claimed, trigger, startedAt, result: { ...result, error: responseError(result) }, address: destination.address, delivered };
+        return { claimed, trigger, startedAt, result: { ...result, error: responseError(result) }, address, delivered };
     }
     catch (error) {
         if (error instanceof DestinationRefused) {

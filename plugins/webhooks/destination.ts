@@ -17,11 +17,11 @@ export class DestinationRefused extends Error {
     }
 }
 
-/** Where one delivery goes: the request connects to `address` and nowhere else. */
+/** Where one delivery goes: the request connects to one of `addresses` and nowhere else. */
 export interface CheckedDestination {
     url: URL;
-    /** The resolved address that passed the check. */
-    address: string;
+    /** Every address the host resolved to, each of which passed the check, in the order to try them (inConnectionOrder). */
+    addresses: string[];
     port: number;
     /** The host name for TLS (SNI and the certificate check); absent when the URL names an address. */
     servername?: string;
@@ -87,10 +87,29 @@ function hostOf(url: URL): string {
 }
 
 /**
+ * The addresses in the order to try them (RFC 8305 §4): the resolver's order, but with the families taking
+ * turns, the first address's family first, so a path broken for one family costs one address's turn, not all.
+ */
+function inConnectionOrder(addresses: readonly string[]): string[] {
+
+    const unique = [...new Set(addresses)];
+    const firstFamily = Net.isIP(unique[0]);
+    const preferred = unique.filter((address) => Net.isIP(address) === firstFamily);
+    const other = unique.filter((address) => Net.isIP(address) !== firstFamily);
+    const ordered: string[] = [];
+    for (let turn = 0; turn < Math.max(preferred.length, other.length); ++turn) {
+        ordered.push(...preferred.slice(turn, turn + 1), ...other.slice(turn, turn + 1));
+    }
+
+    return ordered;
+}
+
+/**
  * The whole check, when an endpoint is saved and before every delivery: the URL rules,
  * then the host resolved and every address it resolves to checked (one bad address
- * refuses the host: another resolution could pick it). The caller connects to the
- * returned address only, so a DNS answer that changes afterwards (rebinding) is never used.
+ * refuses the host, even beside public ones: another resolution could pick it, and a
+ * rebinding DNS server mixes them). The caller connects to the returned addresses only,
+ * so a DNS answer that changes afterwards (rebinding) is never used.
  */
 export async function checkDestination(text: string, rules: DestinationRules, resolve: Resolver): Promise<CheckedDestination> {
 
@@ -123,5 +142,5 @@ export async function checkDestination(text: string, rules: DestinationRules, re
         }
     }
 
-    return { url, address: addresses[0], port, ...(isAddress ? {} : { servername: host }) };
+    return { url, addresses: inConnectionOrder(addresses), port, ...(isAddress ? {} : { servername: host }) };
 }

@@ -4,6 +4,7 @@ import type { Socket } from 'net';
 import type { CheckedDestination } from './destination';
 
 export interface SendLimits {
+    /** For the connection, the addresses tried all included, and its TLS handshake. */
     connectTimeoutMs: number;
     responseTimeoutMs: number;
     /** Bytes of the response body read and kept; the rest is never read. */
@@ -44,33 +45,71 @@ function excerptText(bytes: Buffer): string {
     return bytes.toString('utf8').replaceAll('\0', '\uFFFD');
 }
 
-/**
- * POSTs `body` to the checked destination: the connection goes to its checked address,
- * with the URL's host for TLS (SNI, certificate) and in the Host header. Redirects are
- * not followed (https.request never follows them). Never rejects: failures are results.
- */
-export function send(destination: CheckedDestination, headers: Record<string, string>, body: string, limits: SendLimits, agent: Https.Agent): Promise<SendResult> {
+/** How one address's turn ended: no connection was made (the next address may take it), or with the result. */
+type Turn = { connected: false; error: string } | { connected: true; result: Omit<SendResult, 'latencyMs'> };
 
-    const started = process.hrtime.bigint();
-    const elapsedMs = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
+/** A message per address when there were several, so the log says what each one did. */
+function noConnection(failures: [address: string, error: string][]): string {
+
+    return failures.length === 1 ? failures[0][1] : failures.map(([address, error]) => `${address}: ${error}`).join('; ');
+}
+
+/**
+ * POSTs `body` to the checked destination, trying its addresses in turn: one that refuses the connection or
+ * does not take it within its share of the connect timeout (what is left of it, split among the addresses
+ * not yet tried) gives way to the next. Once a connection is made its outcome is the attempt's, whatever it
+ * is: the request may have reached the receiver, which another address would then get twice. Every
+ * connection goes to a checked address, with the URL's host for TLS (SNI, certificate) and in the Host
+ * header. Redirects are not followed (https.request never follows them). Never rejects: failures are results,
+ * with the address the request went to (when none took the connection, the last one tried).
+ */
+export async function send(destination: CheckedDestination, headers: Record<string, string>, body: string, limits: SendLimits, agent: Https.Agent): Promise<SendResult & { address: string }> {
+
+    const started = performance.now();
+    const connectDeadline = started + limits.connectTimeoutMs;
+    const latencyMs = () => Math.round(performance.now() - started);
+    const bodyBytes = Buffer.from(body);
+    const failures: [address: string, error: string][] = [];
+    for (const [index, address] of destination.addresses.entries()) {
+        const connectWithinMs = Math.max(1, Math.ceil((connectDeadline - performance.now()) / (destination.addresses.length - index)));
+        const turn = await postTo(address, destination, headers, bodyBytes, { ...limits, connectWithinMs, connectDeadline }, agent);
+        if (turn.connected) {
+            return { ...turn.result, address, latencyMs: latencyMs() };
+        }
+
+        failures.push([address, turn.error]);
+    }
+
+    return { address: failures[failures.length - 1][0], statusCode: null, error: noConnection(failures), excerpt: null, latencyMs: latencyMs() };
+}
+
+interface TurnLimits extends SendLimits {
+    /** How long this address has to take the TCP connection. */
+    connectWithinMs: number;
+    /** When the TLS handshake must be done by (performance.now() time): the end of the whole connect timeout. */
+    connectDeadline: number;
+}
+
+/** The POST over a connection to one address (a kept-alive one when the agent holds it). */
+function postTo(address: string, destination: CheckedDestination, headers: Record<string, string>, bodyBytes: Buffer, limits: TurnLimits, agent: Https.Agent): Promise<Turn> {
 
     return new Promise((resolve) => {
 
+        let connected = false;
         let settled = false;
         const timers: NodeJS.Timeout[] = [];
-        const finish = (result: Omit<SendResult, 'latencyMs'>) => {
+        const finish = (turn: Turn) => {
 
             if (!settled) {
                 settled = true;
                 timers.forEach(clearTimeout);
-                resolve({ ...result, latencyMs: elapsedMs() });
+                resolve(turn);
             }
         };
 
-        const fail = (error: string) => finish({ statusCode: null, error, excerpt: null });
-        const bodyBytes = Buffer.from(body);
+        const fail = (error: string) => finish(connected ? { connected, result: { statusCode: null, error, excerpt: null } } : { connected, error });
         const request = Https.request({
-            host: destination.address,
+            host: address,
             port: destination.port,
             servername: destination.servername,
             path: `${destination.url.pathname}${destination.url.search}`,
@@ -79,25 +118,32 @@ export function send(destination: CheckedDestination, headers: Record<string, st
             headers: { ...headers, host: destination.url.host, 'content-length': bodyBytes.length }
         });
 
-        const giveUp = (milliseconds: number, what: string) => timers.push(setTimeout(() => {
+        const giveUp = (milliseconds: number, error: string) => timers.push(setTimeout(() => {
 
-            fail(`${what} within ${milliseconds} ms`);
+            fail(error);
             request.destroy();
         }, milliseconds));
 
         request.on('socket', (socket: Socket) => {
 
-            // A kept-alive socket is already connected; a new one gets the connect timeout.
+            // A kept-alive socket is already connected; a new one gets this address's share of the connect timeout.
             if (!socket.connecting) {
-                giveUp(limits.responseTimeoutMs, 'no response');
+                connected = true;
+                giveUp(limits.responseTimeoutMs, `no response within ${limits.responseTimeoutMs} ms`);
                 return;
             }
 
-            giveUp(limits.connectTimeoutMs, 'could not connect');
+            giveUp(limits.connectWithinMs, `could not connect within ${limits.connectWithinMs} ms`);
+            socket.once('connect', () => {
+
+                connected = true;
+                clearTimeout(timers.shift());
+                giveUp(Math.max(limits.connectDeadline - performance.now(), 0), `could not connect within ${limits.connectTimeoutMs} ms (the TLS handshake did not finish)`);
+            });
             socket.once('secureConnect', () => {
 
                 clearTimeout(timers.shift());
-                giveUp(limits.responseTimeoutMs, 'no response');
+                giveUp(limits.responseTimeoutMs, `no response within ${limits.responseTimeoutMs} ms`);
             });
         });
 
@@ -107,11 +153,14 @@ export function send(destination: CheckedDestination, headers: Record<string, st
             const chunks: Buffer[] = [];
             let kept = 0;
             const done = () => finish({
-                statusCode: response.statusCode ?? null,
-                error: null,
-                excerpt: excerptText(Buffer.concat(chunks)),
-                location: response.headers.location,
-                retryAfter: response.headers['retry-after']
+                connected: true,
+                result: {
+                    statusCode: response.statusCode ?? null,
+                    error: null,
+                    excerpt: excerptText(Buffer.concat(chunks)),
+                    location: response.headers.location,
+                    retryAfter: response.headers['retry-after']
+                }
             });
 
             response.on('data', (chunk: Buffer) => {

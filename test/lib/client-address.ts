@@ -1,7 +1,8 @@
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
+import Hapi from '@hapi/hapi';
 
-import { resolveClientAddress } from '../../lib/client-address';
+import { decorateClientAddress, resolveClientAddress } from '../../lib/client-address';
 import { TrustedProxies } from '../../lib/trusted-proxies';
 
 export const lab = Lab.script();
@@ -26,7 +27,21 @@ describe('resolveClientAddress()', () => {
         ['a malformed entry after trusted hops: the last hop reached', '127.0.0.1', '198.51.100.1, garbage, 10.0.0.5', '10.0.0.5'],
         ['a malformed entry left of the client: never reached', '127.0.0.1', 'garbage, 198.51.100.1', '198.51.100.1'],
         ['an empty entry: malformed', '127.0.0.1', '198.51.100.1, , 10.0.0.5', '10.0.0.5'],
-        ['an address with a port: malformed', '127.0.0.1', '198.51.100.1:4711', '127.0.0.1'],
+        ['an IPv4 client with the port it connected from (Azure Application Gateway, IIS ARR): the address', '127.0.0.1', '198.51.100.1:4711', '198.51.100.1'],
+        ['an IPv6 client in brackets with its port: the address', '127.0.0.1', '[2001:db8:bbbb::7]:51234', '2001:db8:bbbb::7'],
+        ['an IPv6 client in brackets without a port: the address', '127.0.0.1', '[2001:DB8:bbbb::7]', '2001:db8:bbbb::7'],
+        ['a bare IPv6 client ending in digits: one IPv6 address, not host and port', '127.0.0.1', '2001:db8:bbbb::7:5123', '2001:db8:bbbb::7:5123'],
+        ['a trusted hop with a port: skipped like any trusted hop', '127.0.0.1', '198.51.100.1, 10.0.0.5:443, [2001:db8:aaaa::2]:8443', '198.51.100.1'],
+        ['a mapped IPv4 client in brackets with its port: the IPv4 address', '127.0.0.1', '[::ffff:198.51.100.1]:4711', '198.51.100.1'],
+        ['"unknown" (an RFC 7239 token): the walk ends at the trusted hop before it', '127.0.0.1', '198.51.100.1, unknown', '127.0.0.1'],
+        ['an obfuscated identifier, with or without a port: no address', '127.0.0.1', '198.51.100.1, _hidden:4711, 10.0.0.5', '10.0.0.5'],
+        ['a port beyond 65535: malformed', '127.0.0.1', '198.51.100.1:65536', '127.0.0.1'],
+        ['an empty port: malformed', '127.0.0.1', '198.51.100.1:', '127.0.0.1'],
+        ['an IPv4 address in brackets: malformed (brackets are for IPv6)', '127.0.0.1', '[198.51.100.1]:4711', '127.0.0.1'],
+        ['an unbracketed IPv6 address with a port appended: malformed', '127.0.0.1', '2001:db8:bbbb::7:51234', '127.0.0.1'],
+        ['a host name with a port: malformed', '127.0.0.1', 'client.example:4711', '127.0.0.1'],
+        ['a legacy IPv4 form with a port: malformed', '127.0.0.1', '0x7f.1:4711', '127.0.0.1'],
+        ['unclosed brackets: malformed', '127.0.0.1', '[2001:db8:bbbb::7:51234', '127.0.0.1'],
         ['a legacy IPv4 form: malformed', '127.0.0.1', '0x7f.1', '127.0.0.1'],
         ['a huge entry: malformed, no crash', '127.0.0.1', `${'9'.repeat(5000)}`, '127.0.0.1'],
         ['spaces around entries: ignored', '127.0.0.1', '  198.51.100.1  ,10.0.0.5 ', '198.51.100.1'],
@@ -53,5 +68,24 @@ describe('resolveClientAddress()', () => {
         const nobody = new TrustedProxies([]);
         expect(resolveClientAddress('127.0.0.1', '198.51.100.1', nobody)).to.equal('127.0.0.1');
         expect(resolveClientAddress('203.0.113.7', '198.51.100.1, 10.0.0.1', nobody)).to.equal('203.0.113.7');
+    });
+});
+
+describe('decorateClientAddress()', () => {
+
+    // The socket's peer is then ::ffff:127.0.0.1 (hapi's request.info strips the prefix; resolveClientAddress reads either).
+    it('trusts a proxy reaching a dual-stack listener over IPv4, and reads the address of a hop written with its port', async () => {
+
+        const server = Hapi.server({ host: '::', port: 0 });
+        decorateClientAddress(server, new TrustedProxies(['127.0.0.1']));
+        server.route({ method: 'GET', path: '/', handler: (request) => ({ socket: request.raw.req.socket.remoteAddress, client: request.clientAddress() }) });
+        await server.start();
+        try {
+            const response = await fetch(`http://127.0.0.1:${server.info.port}/`, { headers: { 'x-forwarded-for': '203.0.113.7:51234' } });
+            expect(await response.json()).to.equal({ socket: '::ffff:127.0.0.1', client: '203.0.113.7' });
+        }
+        finally {
+            await server.stop();
+        }
     });
 });

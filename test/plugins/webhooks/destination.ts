@@ -124,6 +124,18 @@ describe('checkDestination() with the shipped policy', () => {
         expect(await refusal('https://hooks.example/x', scriptedResolver({ 'hooks.example': 'fd00::1' }))).to.contain('unique-local');
     });
 
+    it('keeps every address of a host to try them in turn: each once, the families taking turns (RFC 8305)', async () => {
+
+        const v4 = ['93.184.216.34', '93.184.216.35', '93.184.216.36'];
+        const v6 = ['2606:2800:220:1::1', '2606:2800:220:1::2'];
+        const resolve = (addresses: string[]) => scriptedResolver({ 'hooks.example': addresses });
+        const addressesOf = async (addresses: string[]) => (await checkDestination('https://hooks.example/x', shipped, resolve(addresses))).addresses;
+
+        expect(await addressesOf([...v6, ...v4])).to.equal([v6[0], v4[0], v6[1], v4[1], v4[2]]);
+        expect(await addressesOf([v4[0], ...v6, v4[1]])).to.equal([v4[0], v6[0], v4[1], v6[1]]);
+        expect(await addressesOf([v4[0], v4[1], v4[0], v4[2]])).to.equal(v4);
+    });
+
     it('refuses a host that does not resolve', async () => {
 
         expect(await refusal('https://nowhere.example/x', scriptedResolver({}))).to.equal('The host nowhere.example does not resolve (ENOTFOUND).');
@@ -133,11 +145,11 @@ describe('checkDestination() with the shipped policy', () => {
     it('allows a public host, and the request will go to the address that was checked', async () => {
 
         const checked = await checkDestination('https://hooks.example/x?y=1', shipped, scriptedResolver({ 'hooks.example': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'] }));
-        expect(checked).to.include({ address: '93.184.216.34', port: 443, servername: 'hooks.example' });
+        expect(checked).to.include({ addresses: ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'], port: 443, servername: 'hooks.example' });
         expect(checked.url.href).to.equal('https://hooks.example/x?y=1');
 
         const literal = await checkDestination('https://[2606:2800:220:1:248:1893:25c8:1946]/x', shipped, noResolving);
-        expect(literal).to.include({ address: '2606:2800:220:1:248:1893:25c8:1946', port: 443 });
+        expect(literal).to.include({ addresses: ['2606:2800:220:1:248:1893:25c8:1946'], port: 443 });
         expect(literal.servername).to.not.exist();
     });
 });
@@ -148,7 +160,7 @@ describe('checkDestination() with a test policy', () => {
 
     it('allows loopback and another port only when the policy lists them', async () => {
 
-        expect(await checkDestination('https://127.0.0.1:8443/', testRules, noResolving)).to.include({ address: '127.0.0.1', port: 8443 });
+        expect(await checkDestination('https://127.0.0.1:8443/', testRules, noResolving)).to.include({ addresses: ['127.0.0.1'], port: 8443 });
         expect(await refusal('https://127.0.0.1:8443/')).to.equal('The URL must use port 443, not 8443.');
         expect(await refusal('https://127.0.0.1/')).to.equal('The URL names 127.0.0.1, a loopback address, not a public one.');
     });

@@ -54,7 +54,7 @@ function testPki(): Promise<TestPki> {
     return pki;
 }
 
-/** A real HTTPS server on 127.0.0.1, with a certificate from a test CA, that records every request. */
+/** A real HTTPS server on 127.0.0.1 (or `host`), with a certificate from a test CA, that records every request. */
 export class TestReceiver {
 
     readonly received: ReceivedRequest[] = [];
@@ -63,7 +63,7 @@ export class TestReceiver {
 
     private constructor(private readonly server: Https.Server, readonly ca: string) {}
 
-    static async start(): Promise<TestReceiver> {
+    static async start(host = '127.0.0.1'): Promise<TestReceiver> {
 
         const { ca, key, cert } = await testPki();
         const server = Https.createServer({ key, cert });
@@ -81,7 +81,7 @@ export class TestReceiver {
             });
         });
 
-        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        await new Promise<void>((resolve) => server.listen(0, host, resolve));
         return receiver;
     }
 
