@@ -1,5 +1,7 @@
 import type { ResourceDeclaration } from '../../models/resources';
+import { bidiLines, drawBidiLines, needsBidi, type BidiLine } from './pdf-bidi';
 import { cellText, columnsOf, columnWidthsOf } from './tables';
+import type { ExportRecord } from './types';
 
 /** Column names and timestamps with spaces where a narrow column may wrap them: `first name`, `2026-11-21 09:00:00Z`. */
 const headerText = (column: string) => column.replace(/_/g, ' ');
@@ -26,9 +28,21 @@ function cutText(text: string, length: number): string {
     return `${text.slice(0, length).replace(/[\uD800-\uDBFF]$/, '')}…`;
 }
 
+/** What an empty table shows below its header row. */
+const noRecords = { text: 'No records.', fontSize: 9, above: 4 };
+
 export interface TableFonts {
     regular: string;
     bold: string;
+}
+
+/** A cell as it will be drawn: text pdfkit lays out itself, or lines already in visual order (right-to-left text, pdf-bidi.ts). */
+type Cell = string | BidiLine[];
+
+interface RowLayout {
+    cells: Cell[];
+    font: string;
+    height: number;
 }
 
 /**
@@ -42,7 +56,9 @@ export class PdfTable {
     private readonly lineHeight: number;
     /** Per column, more characters than its cell can ever show (maxLinesPerCell lines). */
     private readonly maxCharacters: number[];
+    private readonly maxTextHeight: number;
     private y = 0;
+    private rows = 0;
 
     constructor(private readonly doc: PDFKit.PDFDocument, resource: ResourceDeclaration, private readonly fonts: TableFonts, private readonly newPage: () => void) {
 
@@ -50,6 +66,7 @@ export class PdfTable {
         const usable = doc.page.width - doc.page.margins.left - doc.page.margins.right;
         this.widths = columnWidthsOf(resource).map((share) => usable * share);
         this.lineHeight = doc.font(fonts.regular).fontSize(tableFontSize).currentLineHeight(true);
+        this.maxTextHeight = this.lineHeight * maxLinesPerCell;
         this.maxCharacters = this.widths.map((_, index) => Math.ceil(maxLinesPerCell * this.textWidth(index) / (narrowestCharacterEm * tableFontSize)));
     }
 
@@ -57,30 +74,69 @@ export class PdfTable {
     start(): void {
 
         this.y = this.doc.y;
-        this.drawRow(this.columns.map(headerText), this.fonts.bold, '#eeeeee');
+        this.drawRow(this.headerRow(), '#eeeeee');
     }
 
-    addRow(record: Readonly<Record<string, unknown>>): void {
+    addRow(record: ExportRecord): void {
 
-        this.drawRow(this.columns.map((column) => shownText(column, record[column])), this.fonts.regular);
+        this.drawRow(this.recordRow(record));
+        this.rows += 1;
     }
 
-    private drawRow(texts: string[], font: string, background?: string): void {
+    /** Ends the table: one without rows says so. */
+    end(): void {
+
+        if (this.rows === 0) {
+            this.doc.font(this.fonts.regular).fontSize(noRecords.fontSize).fillColor('#666666').text(noRecords.text, this.doc.page.margins.left, this.y + noRecords.above);
+        }
+    }
+
+    /**
+     * The height the table's start takes, measured as it will be drawn: the header row and the
+     * first row, or for no rows the line that says so. What goes before it on a page must leave that.
+     */
+    startHeight(first: ExportRecord | undefined): number {
+
+        const firstHeight = first ? this.recordRow(first).height : noRecords.above + this.doc.font(this.fonts.regular).fontSize(noRecords.fontSize).currentLineHeight(true);
+        return this.headerRow().height + firstHeight;
+    }
+
+    private headerRow(): RowLayout {
+
+        return this.layOutRow(this.columns.map(headerText), this.fonts.bold);
+    }
+
+    private recordRow(record: ExportRecord): RowLayout {
+
+        return this.layOutRow(this.columns.map((column) => shownText(column, record[column])), this.fonts.regular);
+    }
+
+    private layOutRow(texts: string[], font: string): RowLayout {
 
         const doc = this.doc.font(font).fontSize(tableFontSize);
-        const maxTextHeight = this.lineHeight * maxLinesPerCell;
-        const cells = texts.map((text, index) => this.shownPart(text, index));
-        const textHeights = cells.map((text, index) => (text ? Math.min(doc.heightOfString(text, { width: this.textWidth(index) }), maxTextHeight) : this.lineHeight));
-        const height = Math.max(...textHeights) + 2 * padding;
+        const cells = texts.map((text, index) => this.cellOf(text, index));
+        const textHeights = cells.map((cell, index) => {
 
-        if (this.y + height > doc.page.maxY()) {
+            if (typeof cell !== 'string') {
+                return Math.max(cell.length, 1) * this.lineHeight;
+            }
+
+            return cell ? Math.min(doc.heightOfString(cell, { width: this.textWidth(index) }), this.maxTextHeight) : this.lineHeight;
+        });
+
+        return { cells, font, height: Math.max(...textHeights) + 2 * padding };
+    }
+
+    private drawRow({ cells, font, height }: RowLayout, background?: string): void {
+
+        if (this.y + height > this.doc.page.maxY()) {
             this.newPage();
             this.start();
-            doc.font(font).fontSize(tableFontSize);
         }
 
+        const doc = this.doc.font(font).fontSize(tableFontSize);
         let x = doc.page.margins.left;
-        cells.forEach((text, index) => {
+        cells.forEach((cell, index) => {
 
             const width = this.widths[index];
             if (background) {
@@ -88,8 +144,11 @@ export class PdfTable {
             }
 
             doc.rect(x, this.y, width, height).lineWidth(0.4).stroke('#999999');
-            if (text) {
-                doc.fillColor('#111111').text(text, x + padding, this.y + padding, { width: this.textWidth(index), height: maxTextHeight, ellipsis: true });
+            if (typeof cell !== 'string') {
+                drawBidiLines(doc.fillColor('#111111'), cell, x + padding, this.y + padding, this.textWidth(index), this.lineHeight);
+            }
+            else if (cell) {
+                doc.fillColor('#111111').text(cell, x + padding, this.y + padding, { width: this.textWidth(index), height: this.maxTextHeight, ellipsis: true });
             }
 
             x += width;
@@ -98,6 +157,13 @@ export class PdfTable {
         this.y += height;
         doc.x = doc.page.margins.left;
         doc.y = this.y;
+    }
+
+    /** A cell's text cut to what can show; right-to-left text also laid out in lines here, in visual order. */
+    private cellOf(text: string, index: number): Cell {
+
+        const shown = this.shownPart(text, index);
+        return needsBidi(shown) ? bidiLines(this.doc, shown, this.textWidth(index), maxLinesPerCell) : shown;
     }
 
     /**

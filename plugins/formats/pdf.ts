@@ -5,12 +5,15 @@ import { setImmediate as nextTurn } from 'timers/promises';
 
 import PDFDocument from 'pdfkit';
 
+import { drawBidiText, needsBidi } from './pdf-bidi';
 import { PdfTable, type TableFonts } from './pdf-table';
 import { generatedText, sectionTitle, wantsLandscape } from './tables';
-import type { ExportDocument, Renderer } from './types';
+import type { ExportDocument, ExportRecord, Renderer } from './types';
 
 const margin = 36;
-const roomForASection = 120;
+/** The space between a table and the next section's title on the same page. */
+const sectionGap = 12;
+const sectionTitleStyle = { fontSize: 12, gapBelowLines: 0.3 };
 const fonts: TableFonts = { regular: 'body', bold: 'body-bold' };
 /**
  * Drawing takes about a millisecond a row, and rows of a batch already read arrive without a
@@ -37,7 +40,14 @@ function drawFooter(doc: PDFKit.PDFDocument, document: ExportDocument, pageNumbe
     const pageText = `Page ${pageNumber}`;
     // One line beside the page number, cut with `…`: a long family name must not run under it or off the page.
     const titleWidth = width - doc.widthOfString(pageText) - 12;
-    doc.text(`${document.title} · ${document.familyName}`, left, y, { width: titleWidth, height: doc.currentLineHeight(), ellipsis: true });
+    const title = `${document.title} · ${document.familyName}`;
+    if (needsBidi(title)) {
+        drawBidiText(doc, title, left, y, titleWidth, 1);
+    }
+    else {
+        doc.text(title, left, y, { width: titleWidth, height: doc.currentLineHeight(), ellipsis: true });
+    }
+
     doc.text(pageText, left, y, { width, align: 'right', lineBreak: false });
     doc.page.margins.bottom = bottom;
     doc.x = left;
@@ -47,8 +57,45 @@ function drawFooter(doc: PDFKit.PDFDocument, document: ExportDocument, pageNumbe
 function drawHeading(doc: PDFKit.PDFDocument, document: ExportDocument): void {
 
     doc.font(fonts.bold).fontSize(16).fillColor('#111111').text(document.title);
-    doc.font(fonts.regular).fontSize(9).fillColor('#444444').text(`${document.familyName} · generated ${generatedText(document.generatedAt)}`);
+    doc.font(fonts.regular).fontSize(9).fillColor('#444444');
+    const familyLine = `${document.familyName} · generated ${generatedText(document.generatedAt)}`;
+    if (needsBidi(familyLine)) {
+        const top = doc.y;
+        const height = drawBidiText(doc, familyLine, margin, top, doc.page.width - 2 * margin);
+        doc.x = margin;
+        doc.y = top + height;
+    }
+    else {
+        doc.text(familyLine);
+    }
+
     doc.moveDown(0.8);
+}
+
+/** A section's title, in an export of several resources. */
+function drawSectionTitle(doc: PDFKit.PDFDocument, title: string): void {
+
+    doc.font(fonts.bold).fontSize(sectionTitleStyle.fontSize).fillColor('#111111').text(title, margin, doc.y).moveDown(sectionTitleStyle.gapBelowLines);
+}
+
+/** A section's title is one line: a resource's name. */
+const sectionTitleHeight = (doc: PDFKit.PDFDocument): number => doc.font(fonts.bold).fontSize(sectionTitleStyle.fontSize).currentLineHeight(true) * (1 + sectionTitleStyle.gapBelowLines);
+
+/** `rows` read once, its first row known before the loop over them starts. */
+async function withFirst(rows: AsyncIterable<ExportRecord>): Promise<{ first: ExportRecord | undefined; rows: AsyncIterable<ExportRecord> }> {
+
+    const iterator = rows[Symbol.asyncIterator]();
+    const head = await iterator.next();
+    const rest = { [Symbol.asyncIterator]: () => iterator };
+    async function* all(): AsyncGenerator<ExportRecord> {
+
+        if (!head.done) {
+            yield head.value;
+            yield* rest;
+        }
+    }
+
+    return { first: head.done ? undefined : head.value, rows: all() };
 }
 
 /**
@@ -77,14 +124,24 @@ async function* pdfBytes(document: ExportDocument): AsyncGenerator<Buffer> {
     }
 
     for (const section of document.sections) {
-        // A section shares the page before it when the orientation matches and a few rows still fit.
+        const { first, rows } = await withFirst(section.rows);
         const wanted = wantsLandscape(section.resource) ? 'landscape' : 'portrait';
-        if (wanted === layout && doc.y + roomForASection < doc.page.maxY()) {
-            doc.moveDown(1.5);
-        }
-        else {
+        const sharesPage = wanted === layout;
+        if (!sharesPage) {
             layout = wanted;
             newPage();
+        }
+
+        const table = new PdfTable(doc, section.resource, fonts, newPage);
+        if (sharesPage) {
+            // A section shares the page before it (only in /all: one resource is one section) when its
+            // title, header row and first row fit below; a title is never left alone at the foot of a page.
+            if (doc.y + sectionGap + sectionTitleHeight(doc) + table.startHeight(first) <= doc.page.maxY()) {
+                doc.y += sectionGap;
+            }
+            else {
+                newPage();
+            }
         }
 
         if (section === document.sections[0]) {
@@ -92,16 +149,13 @@ async function* pdfBytes(document: ExportDocument): AsyncGenerator<Buffer> {
         }
 
         if (document.aggregate) {
-            doc.font(fonts.bold).fontSize(12).fillColor('#111111').text(sectionTitle(section.resource), margin, doc.y).moveDown(0.3);
+            drawSectionTitle(doc, sectionTitle(section.resource));
         }
 
-        const table = new PdfTable(doc, section.resource, fonts, newPage);
         table.start();
-        let rows = 0;
         let sliceStart = performance.now();
-        for await (const record of section.rows) {
+        for await (const record of rows) {
             table.addRow(record);
-            rows += 1;
             yield* produced.splice(0);
             if (performance.now() - sliceStart > sliceMs) {
                 await nextTurn();
@@ -109,9 +163,7 @@ async function* pdfBytes(document: ExportDocument): AsyncGenerator<Buffer> {
             }
         }
 
-        if (rows === 0) {
-            doc.font(fonts.regular).fontSize(9).fillColor('#666666').text('No records.', margin, doc.y + 4);
-        }
+        table.end();
     }
 
     doc.end();

@@ -2,24 +2,18 @@ import { monitorEventLoopDelay, performance } from 'perf_hooks';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
-import type { Server, ServerInjectResponse } from '@hapi/hapi';
+import type { Server } from '@hapi/hapi';
 
-import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
+import { familyWithKey, testServer } from '../../helpers/server';
 import { dataOf } from '../records/fixtures';
 import { insertPersons } from './helpers';
-import { pdfPages } from './pdf-text';
+import { pdfOf } from './pdf-text';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
 
-async function pdfOf(family: FamilyFixture, url: string): Promise<{ pages: string[][]; response: ServerInjectResponse }> {
-
-    const response = await family.inject('GET', url);
-    expect(response.statusCode, response.payload).to.equal(200);
-    expect(response.headers['content-type']).to.equal('application/pdf');
-    expect(response.rawPayload.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
-    return { pages: await pdfPages(response.rawPayload), response };
-}
+/** The index of the page showing `text` as a run of its own. */
+const pageOf = (pages: string[][], text: string): number => pages.findIndex((page) => page.includes(text));
 
 describe('format=pdf', () => {
 
@@ -149,5 +143,25 @@ describe('format=pdf', () => {
         const text = pages.flat();
         expect(text).to.include(['All records', 'Trees', 'Berg tree', 'Persons', 'Ada', 'Finances', 'No records.']);
         expect(text).to.not.include('Gallery');
+    });
+
+    it('starts a section on a new page unless its title, header row and first row (or "No records.") fit below the table before', { timeout: 60_000 }, async () => {
+
+        const family = await familyWithKey(server, { keyResources: ['persons', 'events', 'finances'] });
+        await insertPersons(server, family.familyLongId, 60, (index) => ({ first_name: `Nr${String(index).padStart(3, '0')}`, last_name: 'Lindqvist', gender: 'unknown' }));
+        dataOf(await family.inject('POST', '/api/v1/events', { title: 'Wedding', description: 'A long account of the day. '.repeat(100) }), 201);      // a first row of 12 lines
+
+        // `limit` caps each section: the persons' table ends lower or higher on page 1, from full to 14 rows short,
+        // more room than the events' start takes (title, header row, a row of 12 lines).
+        const personsOnPage1 = (await pdfOf(family, '/api/v1/all?format=pdf')).pages[0].filter((text) => /^Nr\d{3}$/.test(text)).length;
+        let sharedPage1 = false;
+        for (let limit = personsOnPage1 - 14; limit <= personsOnPage1; limit++) {
+            const { pages } = await pdfOf(family, `/api/v1/all?format=pdf&limit=${limit}`);
+            expect(pageOf(pages, 'Events'), `limit=${limit}`).to.equal(pageOf(pages, 'Wedding'));
+            expect(pageOf(pages, 'Finances'), `limit=${limit}`).to.equal(pageOf(pages, 'No records.'));
+            sharedPage1 ||= pageOf(pages, 'Events') === 0;
+        }
+
+        expect(sharedPage1).to.be.true();          // and so the persons' page was shared when the start fitted
     });
 });
