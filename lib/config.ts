@@ -1,3 +1,4 @@
+import Fs from 'fs';
 import Path from 'path';
 import Joi from 'joi';
 
@@ -27,6 +28,8 @@ export interface Config {
      * Unset on the embedded default: one is generated once and kept in the database.
      */
     secretKey?: string;
+    /** Font files PDF exports draw with where DejaVu Sans has no glyph (Chinese, Japanese, Korean), tried in order. */
+    pdfFallbackFonts: string[];
     /** Watch policy files and reload on change (off in most tests: they reload explicitly). */
     watchPolicies: boolean;
 }
@@ -50,8 +53,30 @@ const schema = Joi.object({
     PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
     TRUSTED_PROXIES: Joi.string().allow('').default('').custom(validTrustedProxies).messages({ 'any.custom': '{{#label}} {{#error.message}}' }),
     SECRET_KEY: Joi.string().min(32),
+    PDF_FALLBACK_FONTS: Joi.string().allow(''),
     WATCH_POLICIES: Joi.boolean().default(true)
 }).unknown(true);
+
+/**
+ * Where distributions install Noto Sans CJK: Debian and Ubuntu (fonts-noto-cjk), Alpine
+ * (font-noto-cjk), Arch (noto-fonts-cjk), Fedora (google-noto-sans-cjk-ttc-fonts). Without
+ * PDF_FALLBACK_FONTS, the first of them that exists is the fallback font.
+ */
+export const usualFallbackFontPaths: readonly string[] = [
+    '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+    '/usr/share/fonts/noto/NotoSansCJK-Regular.ttc',
+    '/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc',
+    '/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc'
+];
+
+function fallbackFonts(setting: string | undefined): string[] {
+
+    if (setting === undefined) {
+        return usualFallbackFontPaths.filter((path) => Fs.existsSync(path)).slice(0, 1);
+    }
+
+    return setting.split(',').map((path) => path.trim()).filter(Boolean).map((path) => Path.resolve(path));
+}
 
 /**
  * Links without PUBLIC_BASE_URL: the listening address, except that a wildcard (0.0.0.0, ::),
@@ -97,6 +122,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env, over
         publicBaseUrl: (value.PUBLIC_BASE_URL ?? defaultPublicBaseUrl(host, port)).replace(/\/$/, ''),
         trustedProxies: trustedProxyEntries(value.TRUSTED_PROXIES),
         secretKey: value.SECRET_KEY,
+        pdfFallbackFonts: fallbackFonts(value.PDF_FALLBACK_FONTS),
         watchPolicies: value.WATCH_POLICIES
     };
 

@@ -19,6 +19,7 @@ import { defineModels, type Models } from '../models';
 import { docsPlugin } from '../plugins/docs';
 import { filesPlugin } from '../plugins/files';
 import { formatsPlugin } from '../plugins/formats';
+import { fallbackFontProblem } from '../plugins/formats/pdf-fonts';
 import { healthPlugin } from '../plugins/health';
 import { recordsPlugin } from '../plugins/records';
 import { sitePlugin } from '../plugins/site';
@@ -94,6 +95,15 @@ function checkFilesDirectory(dir: string): void {
     }
 }
 
+/** A PDF_FALLBACK_FONTS file that is missing or no font stops start-up, not the first PDF export that needs it. */
+function checkFallbackFonts(paths: readonly string[]): void {
+
+    const problem = paths.map(fallbackFontProblem).find(Boolean);
+    if (problem) {
+        throw new ConfigError(`Invalid configuration: PDF_FALLBACK_FONTS ${problem}`);
+    }
+}
+
 /** The database, migrated, and the master secret it is used with; closed again when either fails (a SECRET_KEY not the database's). */
 async function openedDatabase(config: Config): Promise<{ sequelize: Sequelize; models: Models; master: Buffer }> {
 
@@ -117,6 +127,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     const trustedProxies = new TrustedProxies(config.trustedProxies);
     if (options.start) {
         checkFilesDirectory(config.filesDir);
+        checkFallbackFonts(config.pdfFallbackFonts);
     }
 
     const { sequelize, models, master } = await openedDatabase(config);
@@ -218,7 +229,7 @@ async function registerPlugins(server: Server, services: Services, master: Buffe
         },
         { plugin: healthPlugin, options: { sequelize, redis } },
         // Before records: the records routes accept the export formats the formats plugin offers.
-        { plugin: formatsPlugin, options: { log } },
+        { plugin: formatsPlugin, options: { log, pdfFallbackFonts: config.pdfFallbackFonts } },
         { plugin: recordsPlugin, options: { models, transaction, changeBus, publicBaseUrl: config.publicBaseUrl } },
         // After records: it adds the upload routes and extends records' serialisation and deletion.
         {

@@ -8,7 +8,7 @@ import { inLargerChunks } from './chunks';
 import { contentDisposition } from './file-name';
 import { renderers, resourcesOf } from './renderers';
 import { sectionTitle } from './tables';
-import type { ExportRequest } from './types';
+import type { ExportRequest, RenderResources } from './types';
 
 /**
  * The streamed response of an export. The status and headers leave before the first record is
@@ -16,7 +16,7 @@ import type { ExportRequest } from './types';
  * logged and the connection is cut, which a client sees as an incomplete download rather than
  * a complete file.
  */
-export function exportResponse(h: ResponseToolkit, request: ExportRequest, log: Log): ResponseObject {
+export function exportResponse(h: ResponseToolkit, request: ExportRequest, resources: RenderResources, log: Log): ResponseObject {
 
     const renderer = renderers[request.format];
     if (!renderer) {
@@ -32,7 +32,7 @@ export function exportResponse(h: ResponseToolkit, request: ExportRequest, log: 
     const subject = request.aggregate ? { title: 'All records', fileStem: 'all' } : { title: sectionTitle(request.sections[0].resource), fileStem: request.sections[0].resource.name };
     // A HEAD gets the GET's headers and no body: hapi would render the whole export (every record read, a PDF drawn) to throw it away.
     const body = h.request.method === 'head' ? Readable.from([], { objectMode: false }) :
-        inLargerChunks(renderer.render({ title: subject.title, familyName: request.familyName, generatedAt, aggregate: request.aggregate, sections }));
+        inLargerChunks(renderer.render({ title: subject.title, familyName: request.familyName, generatedAt, aggregate: request.aggregate, sections }, resources));
 
     body.on('error', (error: Error) => log(['formats', 'error'], `${request.format} export of ${subject.fileStem} failed part-way: ${error.stack ?? error.message}`));
 

@@ -4,17 +4,20 @@ import Joi from 'joi';
 import type { Log } from '../../lib/logger';
 import type { ResourceDeclaration } from '../../models/resources';
 import { exportResponse } from './export-response';
+import { PdfFontSet } from './pdf-fonts';
 import { exportFormatsOf } from './renderers';
-import type { ExportRequest } from './types';
+import type { ExportRequest, RenderResources } from './types';
 
 export type { ExportRecord, ExportRequest, ExportSection } from './types';
 
 export interface FormatsOptions {
     /** Where failures of exports already under way are reported. */
     log: Log;
+    /** Font files for what DejaVu Sans cannot draw in PDF exports (PDF_FALLBACK_FONTS). */
+    pdfFallbackFonts: string[];
 }
 
-const optionsSchema = Joi.object({ log: Joi.function().required() });
+const optionsSchema = Joi.object({ log: Joi.function().required(), pdfFallbackFonts: Joi.array().items(Joi.string()).required() });
 
 declare module '@hapi/hapi' {
     interface ResponseToolkit {
@@ -35,11 +38,12 @@ export const formatsPlugin: Plugin<FormatsOptions> = {
     name: 'formats',
     register(server, options) {
 
-        const { log } = Joi.attempt(options, optionsSchema, 'formats plugin options:') as FormatsOptions;
+        const { log, pdfFallbackFonts } = Joi.attempt(options, optionsSchema, 'formats plugin options:') as FormatsOptions;
+        const resources: RenderResources = { pdfFonts: new PdfFontSet(pdfFallbackFonts) };
         server.expose('exportFormatsOf', exportFormatsOf);
         server.decorate('toolkit', 'exportRecords', function (this: ResponseToolkit, request: ExportRequest) {
 
-            return exportResponse(this, request, log);
+            return exportResponse(this, request, resources, log);
         });
     }
 };

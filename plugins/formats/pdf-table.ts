@@ -1,5 +1,6 @@
 import type { ResourceDeclaration } from '../../models/resources';
 import { bidiLines, drawBidiLines, needsBidi, type BidiLine } from './pdf-bidi';
+import type { DocumentFonts, FontWeight } from './pdf-fonts';
 import { cellText, columnsOf, columnWidthsOf } from './tables';
 import type { ExportRecord } from './types';
 
@@ -31,17 +32,17 @@ function cutText(text: string, length: number): string {
 /** What an empty table shows below its header row. */
 const noRecords = { text: 'No records.', fontSize: 9, above: 4 };
 
-export interface TableFonts {
-    regular: string;
-    bold: string;
+/**
+ * A cell as it will be drawn, in the font that draws its text (pdf-fonts.ts): text pdfkit lays out
+ * itself, or lines already in visual order (right-to-left text, pdf-bidi.ts).
+ */
+interface Cell {
+    font: string;
+    content: string | BidiLine[];
 }
-
-/** A cell as it will be drawn: text pdfkit lays out itself, or lines already in visual order (right-to-left text, pdf-bidi.ts). */
-type Cell = string | BidiLine[];
 
 interface RowLayout {
     cells: Cell[];
-    font: string;
     height: number;
 }
 
@@ -60,12 +61,12 @@ export class PdfTable {
     private y = 0;
     private rows = 0;
 
-    constructor(private readonly doc: PDFKit.PDFDocument, resource: ResourceDeclaration, private readonly fonts: TableFonts, private readonly newPage: () => void) {
+    constructor(private readonly doc: PDFKit.PDFDocument, resource: ResourceDeclaration, private readonly fonts: DocumentFonts, private readonly newPage: () => void) {
 
         this.columns = columnsOf(resource);
         const usable = doc.page.width - doc.page.margins.left - doc.page.margins.right;
         this.widths = columnWidthsOf(resource).map((share) => usable * share);
-        this.lineHeight = doc.font(fonts.regular).fontSize(tableFontSize).currentLineHeight(true);
+        this.lineHeight = fonts.use('', 'regular').fontSize(tableFontSize).currentLineHeight(true);
         this.maxTextHeight = this.lineHeight * maxLinesPerCell;
         this.maxCharacters = this.widths.map((_, index) => Math.ceil(maxLinesPerCell * this.textWidth(index) / (narrowestCharacterEm * tableFontSize)));
     }
@@ -87,7 +88,7 @@ export class PdfTable {
     end(): void {
 
         if (this.rows === 0) {
-            this.doc.font(this.fonts.regular).fontSize(noRecords.fontSize).fillColor('#666666').text(noRecords.text, this.doc.page.margins.left, this.y + noRecords.above);
+            this.fonts.use(noRecords.text, 'regular').fontSize(noRecords.fontSize).fillColor('#666666').text(noRecords.text, this.doc.page.margins.left, this.y + noRecords.above);
         }
     }
 
@@ -97,46 +98,46 @@ export class PdfTable {
      */
     startHeight(first: ExportRecord | undefined): number {
 
-        const firstHeight = first ? this.recordRow(first).height : noRecords.above + this.doc.font(this.fonts.regular).fontSize(noRecords.fontSize).currentLineHeight(true);
+        const firstHeight = first ? this.recordRow(first).height : noRecords.above + this.fonts.use(noRecords.text, 'regular').fontSize(noRecords.fontSize).currentLineHeight(true);
         return this.headerRow().height + firstHeight;
     }
 
     private headerRow(): RowLayout {
 
-        return this.layOutRow(this.columns.map(headerText), this.fonts.bold);
+        return this.layOutRow(this.columns.map(headerText), 'bold');
     }
 
     private recordRow(record: ExportRecord): RowLayout {
 
-        return this.layOutRow(this.columns.map((column) => shownText(column, record[column])), this.fonts.regular);
+        return this.layOutRow(this.columns.map((column) => shownText(column, record[column])), 'regular');
     }
 
-    private layOutRow(texts: string[], font: string): RowLayout {
+    private layOutRow(texts: string[], weight: FontWeight): RowLayout {
 
-        const doc = this.doc.font(font).fontSize(tableFontSize);
-        const cells = texts.map((text, index) => this.cellOf(text, index));
-        const textHeights = cells.map((cell, index) => {
+        const cells = texts.map((text, index) => this.cellOf(text, index, weight));
+        const textHeights = cells.map(({ font, content }, index) => {
 
-            if (typeof cell !== 'string') {
-                return Math.max(cell.length, 1) * this.lineHeight;
+            if (typeof content !== 'string') {
+                return Math.max(content.length, 1) * this.lineHeight;
             }
 
-            return cell ? Math.min(doc.heightOfString(cell, { width: this.textWidth(index) }), this.maxTextHeight) : this.lineHeight;
+            const doc = this.doc.font(font).fontSize(tableFontSize);
+            return content ? Math.min(doc.heightOfString(content, { width: this.textWidth(index) }), this.maxTextHeight) : this.lineHeight;
         });
 
-        return { cells, font, height: Math.max(...textHeights) + 2 * padding };
+        return { cells, height: Math.max(...textHeights) + 2 * padding };
     }
 
-    private drawRow({ cells, font, height }: RowLayout, background?: string): void {
+    private drawRow({ cells, height }: RowLayout, background?: string): void {
 
         if (this.y + height > this.doc.page.maxY()) {
             this.newPage();
             this.start();
         }
 
-        const doc = this.doc.font(font).fontSize(tableFontSize);
+        const doc = this.doc;
         let x = doc.page.margins.left;
-        cells.forEach((cell, index) => {
+        cells.forEach(({ font, content }, index) => {
 
             const width = this.widths[index];
             if (background) {
@@ -144,11 +145,12 @@ export class PdfTable {
             }
 
             doc.rect(x, this.y, width, height).lineWidth(0.4).stroke('#999999');
-            if (typeof cell !== 'string') {
-                drawBidiLines(doc.fillColor('#111111'), cell, x + padding, this.y + padding, this.textWidth(index), this.lineHeight);
+            doc.font(font).fontSize(tableFontSize).fillColor('#111111');
+            if (typeof content !== 'string') {
+                drawBidiLines(doc, content, x + padding, this.y + padding, this.textWidth(index), this.lineHeight);
             }
-            else if (cell) {
-                doc.fillColor('#111111').text(cell, x + padding, this.y + padding, { width: this.textWidth(index), height: this.maxTextHeight, ellipsis: true });
+            else if (content) {
+                doc.text(content, x + padding, this.y + padding, { width: this.textWidth(index), height: this.maxTextHeight, ellipsis: true });
             }
 
             x += width;
@@ -159,11 +161,13 @@ export class PdfTable {
         doc.y = this.y;
     }
 
-    /** A cell's text cut to what can show; right-to-left text also laid out in lines here, in visual order. */
-    private cellOf(text: string, index: number): Cell {
+    /** A cell's text cut to what can show, with its font; right-to-left text also laid out in lines here, in visual order. */
+    private cellOf(text: string, index: number, weight: FontWeight): Cell {
 
         const shown = this.shownPart(text, index);
-        return needsBidi(shown) ? bidiLines(this.doc, shown, this.textWidth(index), maxLinesPerCell) : shown;
+        const font = this.fonts.fontFor(shown, weight);
+        // bidiLines measures with the document's current font: this cell's.
+        return { font, content: needsBidi(shown) ? bidiLines(this.doc.font(font).fontSize(tableFontSize), shown, this.textWidth(index), maxLinesPerCell) : shown };
     }
 
     /**

@@ -1,4 +1,3 @@
-import Fs from 'fs';
 import { performance } from 'perf_hooks';
 import { Readable } from 'stream';
 import { setImmediate as nextTurn } from 'timers/promises';
@@ -6,7 +5,8 @@ import { setImmediate as nextTurn } from 'timers/promises';
 import PDFDocument from 'pdfkit';
 
 import { drawBidiText, needsBidi } from './pdf-bidi';
-import { PdfTable, type TableFonts } from './pdf-table';
+import { DocumentFonts, type PdfFontSet } from './pdf-fonts';
+import { PdfTable } from './pdf-table';
 import { generatedText, sectionTitle, wantsLandscape } from './tables';
 import type { ExportDocument, ExportRecord, Renderer } from './types';
 
@@ -14,7 +14,6 @@ const margin = 36;
 /** The space between a table and the next section's title on the same page. */
 const sectionGap = 12;
 const sectionTitleStyle = { fontSize: 12, gapBelowLines: 0.3 };
-const fonts: TableFonts = { regular: 'body', bold: 'body-bold' };
 /**
  * Drawing takes about a millisecond a row, and rows of a batch already read arrive without a
  * turn of the event loop: a long export would hold every other request of every family for
@@ -22,25 +21,18 @@ const fonts: TableFonts = { regular: 'body', bold: 'body-bold' };
  */
 const sliceMs = 10;
 
-/** DejaVu Sans covers Latin with every accent (and Greek and Cyrillic); pdfkit's built-in fonts stop at WinAnsi. */
-let fontFiles: { regular: Buffer; bold: Buffer } | undefined;
-const loadFontFiles = () => fontFiles ??= {
-    regular: Fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
-    bold: Fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'))
-};
-
 /** Every page says what it is and its number, at the foot, outside the area tables fill. */
-function drawFooter(doc: PDFKit.PDFDocument, document: ExportDocument, pageNumber: number): void {
+function drawFooter(doc: PDFKit.PDFDocument, fonts: DocumentFonts, document: ExportDocument, pageNumber: number): void {
 
     const { left, right, bottom } = doc.page.margins;
     doc.page.margins.bottom = 0;            // writing inside the bottom margin must not start another page
-    doc.font(fonts.regular).fontSize(7).fillColor('#666666');
     const y = doc.page.height - bottom / 2 - 4;
     const width = doc.page.width - left - right;
     const pageText = `Page ${pageNumber}`;
     // One line beside the page number, cut with `…`: a long family name must not run under it or off the page.
-    const titleWidth = width - doc.widthOfString(pageText) - 12;
+    const titleWidth = width - fonts.use(pageText, 'regular').fontSize(7).widthOfString(pageText) - 12;
     const title = `${document.title} · ${document.familyName}`;
+    fonts.use(title, 'regular').fontSize(7).fillColor('#666666');
     if (needsBidi(title)) {
         drawBidiText(doc, title, left, y, titleWidth, 1);
     }
@@ -48,17 +40,17 @@ function drawFooter(doc: PDFKit.PDFDocument, document: ExportDocument, pageNumbe
         doc.text(title, left, y, { width: titleWidth, height: doc.currentLineHeight(), ellipsis: true });
     }
 
-    doc.text(pageText, left, y, { width, align: 'right', lineBreak: false });
+    fonts.use(pageText, 'regular').text(pageText, left, y, { width, align: 'right', lineBreak: false });
     doc.page.margins.bottom = bottom;
     doc.x = left;
     doc.y = doc.page.margins.top;
 }
 
-function drawHeading(doc: PDFKit.PDFDocument, document: ExportDocument): void {
+function drawHeading(doc: PDFKit.PDFDocument, fonts: DocumentFonts, document: ExportDocument): void {
 
-    doc.font(fonts.bold).fontSize(16).fillColor('#111111').text(document.title);
-    doc.font(fonts.regular).fontSize(9).fillColor('#444444');
+    fonts.use(document.title, 'bold').fontSize(16).fillColor('#111111').text(document.title);
     const familyLine = `${document.familyName} · generated ${generatedText(document.generatedAt)}`;
+    fonts.use(familyLine, 'regular').fontSize(9).fillColor('#444444');
     if (needsBidi(familyLine)) {
         const top = doc.y;
         const height = drawBidiText(doc, familyLine, margin, top, doc.page.width - 2 * margin);
@@ -73,13 +65,13 @@ function drawHeading(doc: PDFKit.PDFDocument, document: ExportDocument): void {
 }
 
 /** A section's title, in an export of several resources. */
-function drawSectionTitle(doc: PDFKit.PDFDocument, title: string): void {
+function drawSectionTitle(doc: PDFKit.PDFDocument, fonts: DocumentFonts, title: string): void {
 
-    doc.font(fonts.bold).fontSize(sectionTitleStyle.fontSize).fillColor('#111111').text(title, margin, doc.y).moveDown(sectionTitleStyle.gapBelowLines);
+    fonts.use(title, 'bold').fontSize(sectionTitleStyle.fontSize).fillColor('#111111').text(title, margin, doc.y).moveDown(sectionTitleStyle.gapBelowLines);
 }
 
 /** A section's title is one line: a resource's name. */
-const sectionTitleHeight = (doc: PDFKit.PDFDocument): number => doc.font(fonts.bold).fontSize(sectionTitleStyle.fontSize).currentLineHeight(true) * (1 + sectionTitleStyle.gapBelowLines);
+const sectionTitleHeight = (fonts: DocumentFonts, title: string): number => fonts.use(title, 'bold').fontSize(sectionTitleStyle.fontSize).currentLineHeight(true) * (1 + sectionTitleStyle.gapBelowLines);
 
 /** `rows` read once, its first row known before the loop over them starts. */
 async function withFirst(rows: AsyncIterable<ExportRecord>): Promise<{ first: ExportRecord | undefined; rows: AsyncIterable<ExportRecord> }> {
@@ -103,24 +95,22 @@ async function withFirst(rows: AsyncIterable<ExportRecord>): Promise<{ first: Ex
  * the database is read only as fast as the client takes the file. Pages are not buffered,
  * hence "Page n" without "of m".
  */
-async function* pdfBytes(document: ExportDocument): AsyncGenerator<Buffer> {
+async function* pdfBytes(document: ExportDocument, fontSet: PdfFontSet): AsyncGenerator<Buffer> {
 
     const doc = new PDFDocument({ autoFirstPage: false, bufferPages: false, margin, info: { Title: `${document.title} · ${document.familyName}`, Creator: 'Family Records API', CreationDate: document.generatedAt } });
     const produced: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => produced.push(chunk));
     const ended = new Promise((resolve, reject) => doc.on('end', resolve).on('error', reject));
 
-    const { regular, bold } = loadFontFiles();
-    doc.registerFont(fonts.regular, regular);
-    doc.registerFont(fonts.bold, bold);
+    const fonts = new DocumentFonts(doc, fontSet);
     let pageNumber = 0;
-    doc.on('pageAdded', () => drawFooter(doc, document, ++pageNumber));
+    doc.on('pageAdded', () => drawFooter(doc, fonts, document, ++pageNumber));
 
     let layout: 'portrait' | 'landscape' | undefined;
     const newPage = () => doc.addPage({ size: 'A4', layout, margin });
     if (document.sections.length === 0) {
         newPage();
-        drawHeading(doc, document);
+        drawHeading(doc, fonts, document);
     }
 
     for (const section of document.sections) {
@@ -136,7 +126,7 @@ async function* pdfBytes(document: ExportDocument): AsyncGenerator<Buffer> {
         if (sharesPage) {
             // A section shares the page before it (only in /all: one resource is one section) when its
             // title, header row and first row fit below; a title is never left alone at the foot of a page.
-            if (doc.y + sectionGap + sectionTitleHeight(doc) + table.startHeight(first) <= doc.page.maxY()) {
+            if (doc.y + sectionGap + sectionTitleHeight(fonts, sectionTitle(section.resource)) + table.startHeight(first) <= doc.page.maxY()) {
                 doc.y += sectionGap;
             }
             else {
@@ -145,11 +135,11 @@ async function* pdfBytes(document: ExportDocument): AsyncGenerator<Buffer> {
         }
 
         if (section === document.sections[0]) {
-            drawHeading(doc, document);
+            drawHeading(doc, fonts, document);
         }
 
         if (document.aggregate) {
-            drawSectionTitle(doc, sectionTitle(section.resource));
+            drawSectionTitle(doc, fonts, sectionTitle(section.resource));
         }
 
         table.start();
@@ -177,5 +167,5 @@ export const pdfRenderer: Renderer = {
     contentType: 'application/pdf',
     disposition: 'attachment',
     accepts: () => true,
-    render: (document) => Readable.from(pdfBytes(document), { objectMode: false })
+    render: (document, resources) => Readable.from(pdfBytes(document, resources.pdfFonts), { objectMode: false })
 };

@@ -1,6 +1,7 @@
 import type { Readable } from 'stream';
 
 import type { ResourceDeclaration } from '../../models/resources';
+import type { PdfFontSet } from './pdf-fonts';
 
 /** A record as the API serialises it: `id`, the declared fields, `revision`, `created_at`, `updated_at`. */
 export type ExportRecord = Readonly<Record<string, unknown>>;
@@ -38,6 +39,11 @@ export interface ExportDocument {
     sections: ExportSection[];
 }
 
+/** What the formats plugin holds for every export of its deployment, for the renderers that need it. */
+export interface RenderResources {
+    pdfFonts: PdfFontSet;
+}
+
 /** One export format: its HTTP metadata and how it turns records into bytes. */
 export interface Renderer {
     extension: string;
@@ -49,5 +55,5 @@ export interface Renderer {
     /** Whether the format can represent this resource at all. */
     accepts(resource: ResourceDeclaration): boolean;
     /** A byte stream that reads the rows only as fast as its reader takes the output. */
-    render(document: ExportDocument): Readable;
+    render(document: ExportDocument, resources: RenderResources): Readable;
 }

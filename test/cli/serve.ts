@@ -147,6 +147,21 @@ describe('family-records serve', () => {
         expect(outcome.stderr).to.startWith(`error: Invalid configuration: FILES_DIR ${file} cannot hold the uploaded files: EEXIST`);
     });
 
+    it('refuses to start, naming PDF_FALLBACK_FONTS, when a file it lists is missing or no font', async () => {
+
+        const missing = Path.join(scratchDirectory(), 'missing.ttc');
+        const notAFont = Path.join(scratchDirectory(), 'notes.ttf');
+        Fs.writeFileSync(notAFont, 'These are notes, not a font.');
+        for (const [file, problem] of [[missing, 'ENOENT'], [notAFont, 'Unknown font format']]) {
+            // Without the check the server would start, and the first PDF export needing the font fail part-way.
+            const outcome = await runCli(['serve'], cliEnvironment({ DATA_DIR: scratchDirectory(), PORT: '0', PDF_FALLBACK_FONTS: file }));
+
+            expect(outcome.exitCode).to.equal(1);
+            expect(outcome.stderr).to.startWith(`error: Invalid configuration: PDF_FALLBACK_FONTS ${file}: `);
+            expect(outcome.stderr).to.include(problem);
+        }
+    });
+
     it('names a bad setting without calling it unexpected', async () => {
 
         for (const [name, value, problem] of [['HOST', '999.1.1.1', '"HOST" must be a host name or an IP address to listen on'], ['PORT', 'abc', '"PORT" must be a number']]) {

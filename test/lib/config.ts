@@ -1,7 +1,10 @@
+import Fs from 'fs';
+import Path from 'path';
+
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { ConfigError, configFromEnvironment } from '../../lib/config';
+import { ConfigError, configFromEnvironment, usualFallbackFontPaths } from '../../lib/config';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
@@ -39,6 +42,22 @@ describe('configFromEnvironment()', () => {
     it('refuses an empty SECRET_KEY (as deploy/env.example ships it), naming it', () => {
 
         expect(() => configFromEnvironment({ SECRET_KEY: '' })).to.throw('Invalid configuration: "SECRET_KEY" is not allowed to be empty');
+    });
+
+    describe('PDF_FALLBACK_FONTS', () => {
+
+        const fontsOf = (env: NodeJS.ProcessEnv) => configFromEnvironment(env).pdfFallbackFonts;
+
+        it('is, when unset, the first place a distribution installs Noto Sans CJK that exists here, or nothing', () => {
+
+            expect(fontsOf({})).to.equal(usualFallbackFontPaths.filter((path) => Fs.existsSync(path)).slice(0, 1));
+        });
+
+        it('takes files separated by commas, relative ones from the current directory; empty is none', () => {
+
+            expect(fontsOf({ PDF_FALLBACK_FONTS: '/fonts/a.ttc, fonts/b.otf ,' })).to.equal(['/fonts/a.ttc', Path.resolve('fonts/b.otf')]);
+            expect(fontsOf({ PDF_FALLBACK_FONTS: '' })).to.equal([]);
+        });
     });
 
     describe('TRUSTED_PROXIES', () => {
