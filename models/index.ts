@@ -7,6 +7,7 @@ import { Family } from './family';
 import { defineResourceModel, type ResourceModel } from './resource-record';
 import { resources, resourceNames, type ResourceName } from './resources';
 import { ServiceSetting } from './service-setting';
+import { SiteFormToken } from './site-form-token';
 import { SiteSession } from './site-session';
 import { UsageCounter } from './usage-counter';
 import { User } from './user';
@@ -21,6 +22,7 @@ export interface Models {
     ChangeEvent: typeof ChangeEvent;
     ServiceSetting: typeof ServiceSetting;
     SiteSession: typeof SiteSession;
+    SiteFormToken: typeof SiteFormToken;
     AuditEvent: typeof AuditEvent;
     UsageCounter: typeof UsageCounter;
     WebhookEndpoint: typeof WebhookEndpoint;
@@ -44,6 +46,7 @@ export function defineModels(sequelize: Sequelize): Models {
         ChangeEvent: ChangeEvent.define(sequelize),
         ServiceSetting: ServiceSetting.define(sequelize),
         SiteSession: SiteSession.define(sequelize),
+        SiteFormToken: SiteFormToken.define(sequelize),
         AuditEvent: AuditEvent.define(sequelize),
         UsageCounter: UsageCounter.define(sequelize),
         WebhookEndpoint: WebhookEndpoint.define(sequelize),
@@ -53,5 +56,5 @@ export function defineModels(sequelize: Sequelize): Models {
     };
 }
 
-export { ApiKey, AuditEvent, ChangeEvent, Family, ServiceSetting, SiteSession, UsageCounter, User, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
+export { ApiKey, AuditEvent, ChangeEvent, Family, ServiceSetting, SiteFormToken, SiteSession, UsageCounter, User, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export type { ResourceModel };

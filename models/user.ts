@@ -23,6 +23,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
     declare totp_secret: CreationOptional<string | null>;
     /** When two-factor sign-in was confirmed; null: sign-in needs the password only. */
     declare totp_enabled_at: CreationOptional<Date | null>;
+    /** The TOTP time step (30 s since the epoch) of the last code accepted: a code is taken once, none of an earlier step after it. */
+    declare totp_last_step: CreationOptional<number | null>;
     /** Keyed hashes of the unused recovery codes; each works once instead of a TOTP code. */
     declare recovery_code_hashes: CreationOptional<string[] | null>;
     declare created_at: CreationOptional<Date>;
@@ -40,6 +42,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
             is_super_admin: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
             totp_secret: { type: DataTypes.TEXT, allowNull: true },
             totp_enabled_at: { type: DataTypes.DATE, allowNull: true },
+            totp_last_step: { type: DataTypes.INTEGER, allowNull: true },
             recovery_code_hashes: { type: DataTypes.JSON, allowNull: true },
             created_at: DataTypes.DATE,
             updated_at: DataTypes.DATE

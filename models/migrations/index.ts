@@ -5,6 +5,8 @@ import * as webhooks from './0004-webhooks';
 import * as site from './0005-site';
 import * as searchText from './0006-search-text';
 import * as manualAttempts from './0007-manual-attempts';
+import * as siteFormTokens from './0008-site-form-tokens';
+import * as totpLastStep from './0009-totp-last-step';
 
 /** Every migration, in order. Registered explicitly: no file-name magic. */
 export const migrations = [
@@ -14,5 +16,7 @@ export const migrations = [
     { name: '0004-webhooks', ...webhooks },
     { name: '0005-site', ...site },
     { name: '0006-search-text', ...searchText },
-    { name: '0007-manual-attempts', ...manualAttempts }
+    { name: '0007-manual-attempts', ...manualAttempts },
+    { name: '0008-site-form-tokens', ...siteFormTokens },
+    { name: '0009-totp-last-step', ...totpLastStep }
 ];

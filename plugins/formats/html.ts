@@ -14,7 +14,7 @@ h1 { font-size: 16pt; margin: 0 0 .2em; }
 h2 { font-size: 13pt; margin: 1.6em 0 .4em; }
 .meta { color: #555; margin: 0 0 1em; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; }
-th, td { border: 1px solid #ccc; padding: .25em .45em; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+th, td { border: 1px solid #ccc; padding: .25em .45em; text-align: start; vertical-align: top; overflow-wrap: anywhere; }
 th { background: #f2f2f2; }
 td { white-space: pre-wrap; }
 .empty { color: #777; font-style: italic; }
@@ -41,7 +41,8 @@ async function* sectionHtml(section: ExportSection, headed: boolean): AsyncGener
     let rows = 0;
     for await (const row of section.rows) {
         rows += 1;
-        yield `<tr>${columns.map((column) => `<td>${escapeHtml(cellText(row[column]))}</td>`).join('')}</tr>\n`;
+        // Each value takes the direction of its own text: a Hebrew or Arabic name reads right to left, and its neighbours' text stays in order.
+        yield `<tr>${columns.map((column) => `<td dir="auto">${escapeHtml(cellText(row[column]))}</td>`).join('')}</tr>\n`;
     }
 
     if (rows === 0) {
@@ -56,7 +57,7 @@ async function* pageHtml(document: ExportDocument): AsyncGenerator<string> {
     const title = escapeHtml(document.title);
     yield `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`;
     yield `<title>${title} · ${escapeHtml(document.familyName)}</title>\n<style>${styles}\n</style>\n</head>\n<body${pageClass(document.sections[0])}>\n`;
-    yield `<h1>${title}</h1>\n<p class="meta">${escapeHtml(document.familyName)} · generated <time datetime="${document.generatedAt.toISOString()}">${generatedText(document.generatedAt)}</time></p>\n`;
+    yield `<h1>${title}</h1>\n<p class="meta"><bdi>${escapeHtml(document.familyName)}</bdi> · generated <time datetime="${document.generatedAt.toISOString()}">${generatedText(document.generatedAt)}</time></p>\n`;
     for (const section of document.sections) {
         yield* sectionHtml(section, document.aggregate);
     }

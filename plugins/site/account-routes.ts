@@ -6,10 +6,11 @@ import type { User } from '../../models/user';
 import { audit } from '../../lib/audit-log';
 import { siteUser } from './credentials';
 import type { SiteContext } from './context';
+import { sentOnce } from './form-tokens';
 import { withNotice } from './notices';
 import { signedInPage } from './route-auth';
 import { admitAttempt } from './sign-in';
-import { enrolmentCode, hashRecoveryCode, isValidTotp, newRecoveryCodes, newTotpSecret, sealSecret, unsealSecret } from './two-factor';
+import { enrolmentCode, hashRecoveryCode, newRecoveryCodes, newTotpSecret, sealSecret, takeTotpStep, totpStepOf, unsealSecret } from './two-factor';
 
 /** Account security: turning two-factor sign-in on (QR code, confirmation code, recovery codes) and off. */
 export function accountRoutes(context: SiteContext): ServerRoute[] {
@@ -80,27 +81,35 @@ export function accountRoutes(context: SiteContext): ServerRoute[] {
         {
             method: 'POST',
             path: '/account/two-factor/confirm',
-            options: {
+            options: sentOnce(context, {
                 auth: signedInPage,
                 validate: { payload: Joi.object({ code: Joi.string().allow('').max(20).default('') }) },
+                makes: 'recovery-codes',
+                back: () => '/account/security',
                 async handler(request, h) {
 
                     const user = await signedInUser(request);
                     if (user.totp_enabled_at || !user.totp_secret) {
-                        return h.redirect('/account/security');
+                        return { page: h.redirect('/account/security') };
                     }
 
                     const { code } = request.payload as { code: string };
-                    if (!isValidTotp(unsealSecret(user.totp_secret, totpSecrets), user.email, code)) {
-                        return setupPage(h, user, 'That code is not right. Type the 6 digits your app shows now.');
+                    const step = totpStepOf(unsealSecret(user.totp_secret, totpSecrets), user.email, code);
+                    const codes = newRecoveryCodes();
+                    // The code that turns it on is taken like any other: it cannot sign in afterwards.
+                    const enabled = step !== undefined && await takeTotpStep(models, user.id, step, {
+                        set: { totp_enabled_at: new Date(), recovery_code_hashes: codes.map((recovery) => hashRecoveryCode(recovery, recoveryCodes)) },
+                        where: { totp_enabled_at: null }
+                    });
+                    if (!enabled) {
+                        return { page: await setupPage(h, user, 'That code is not right. Type the 6 digits your app shows now.') };
                     }
 
-                    const codes = newRecoveryCodes();
-                    await user.update({ totp_enabled_at: new Date(), recovery_code_hashes: codes.map((recovery) => hashRecoveryCode(recovery, recoveryCodes)) });
                     await audit(models, request, { action: 'two_factor.enable', familyLongId: user.family_long_id, target: user.id });
-                    return h.view('recovery-codes', { title: 'Save your recovery codes', codes });
+                    // The codes are on this page only (hence sentOnce).
+                    return { page: h.view('recovery-codes', { title: 'Save your recovery codes', codes }), made: '' };
                 }
-            }
+            })
         },
         {
             method: 'POST',
@@ -117,7 +126,7 @@ export function accountRoutes(context: SiteContext): ServerRoute[] {
                         return securityPage(h, user, 'That password is not right, or there were too many attempts. Try again in a few minutes.');
                     }
 
-                    await user.update({ totp_secret: null, totp_enabled_at: null, recovery_code_hashes: null });
+                    await user.update({ totp_secret: null, totp_enabled_at: null, totp_last_step: null, recovery_code_hashes: null });
                     await audit(models, request, { action: 'two_factor.disable', familyLongId: user.family_long_id, target: user.id });
                     return h.redirect(withNotice('/account/security', 'two-factor-off'));
                 }

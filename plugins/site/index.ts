@@ -9,6 +9,7 @@ import { apiAccessRoutes } from './manage/api-access-routes';
 import { keyRoutes } from './manage/key-routes';
 import { webhookRoutes } from './manage/webhook-routes';
 import { siteOptionsSchema, type SiteOptions } from './options';
+import { ignoringUnknownQuery } from './page-queries';
 import { pageResponses } from './page-responses';
 import { assertPagesSignedIn } from './route-auth';
 import { registerSessionStrategy } from './session-strategy';
@@ -34,7 +35,7 @@ export const sitePlugin: Plugin<SiteOptions> = {
         server.ext('onPreResponse', pageResponses(secure), { sandbox: 'plugin' });        // the site's own routes only
         server.ext('onPreStart', () => assertPagesSignedIn(server));
 
-        server.route([
+        server.route(ignoringUnknownQuery([
             ...assetRoutes(),
             ...signInRoutes(options),
             ...accountRoutes(options),
@@ -42,6 +43,6 @@ export const sitePlugin: Plugin<SiteOptions> = {
             ...keyRoutes(options),
             ...webhookRoutes(options),
             ...adminRoutes(options)
-        ]);
+        ]));
     }
 };

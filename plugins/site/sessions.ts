@@ -51,6 +51,13 @@ export async function findSession(models: Models, cookie: unknown, twoFactorPend
     return session ?? undefined;
 }
 
+/** The id of the session a request is signed in with (the `site-session` strategy), if any. */
+export function signedInSessionId(request: Request): string | undefined {
+
+    const sid = request.auth.isAuthenticated && request.auth.strategy === 'site-session' ? (request.auth.artifacts as Partial<SessionCookie> | undefined)?.sid : undefined;
+    return typeof sid === 'string' ? sid : undefined;
+}
+
 /** Ends a session for good: its cookie, even if copied, signs nobody in again. */
 export async function endSession(models: Models, cookie: unknown): Promise<void> {
 

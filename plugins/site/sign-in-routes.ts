@@ -5,12 +5,13 @@ import type { User } from '../../models/user';
 import { audit } from '../../lib/audit-log';
 import { siteUser, type SiteUser } from './credentials';
 import { twoFactorCookie, type SiteContext } from './context';
+import { forgetExpiredFormTokens } from './form-tokens';
 import { typedText } from './forms';
 import { withNotice } from './notices';
 import { signInPage } from './route-auth';
 import { deleteExpiredSessions, endSession, findSession, startSession } from './sessions';
 import { admitAttempt, signInFailed, userWithPassword } from './sign-in';
-import { hashRecoveryCode, isValidTotp, unsealSecret } from './two-factor';
+import { takeRecoveryCode, takeTotpStep, totpStepOf, unsealSecret } from './two-factor';
 
 /** Where a signed-in user starts: their family's APIs page, the admin area, or their account. */
 export function homeOf(user: SiteUser): string {
@@ -44,6 +45,7 @@ export function signInRoutes(context: SiteContext): ServerRoute[] {
         request.cookieAuth.set(await startSession(models, request, user.id, { twoFactorPending: false, lifetimeMs: lifetimeMs() }) as never);
         await audit(models, request, { action, actor: { id: user.id, email: user.email }, familyLongId: user.family_long_id });
         await deleteExpiredSessions(models);
+        await forgetExpiredFormTokens(models);
         return h.redirect(safeNext(next) ?? homeOf({ role: user.role, isSuperAdmin: user.is_super_admin } as SiteUser));
     }
 
@@ -138,19 +140,17 @@ export function signInRoutes(context: SiteContext): ServerRoute[] {
                         return failed();
                     }
 
-                    if (isValidTotp(unsealSecret(user.totp_secret, context.twoFactorKeys.totpSecrets), user.email, code)) {
+                    const step = totpStepOf(unsealSecret(user.totp_secret, context.twoFactorKeys.totpSecrets), user.email, code);
+                    if (step !== undefined && await takeTotpStep(models, user.id, step)) {
                         await pending.destroy();
                         h.unstate(twoFactorCookie);
                         return signIn(request, h, user, next);
                     }
 
-                    const recovery = hashRecoveryCode(code, context.twoFactorKeys.recoveryCodes);
-                    const unused = user.recovery_code_hashes ?? [];
-                    if (!code.trim() || !unused.includes(recovery)) {
+                    if (!await takeRecoveryCode(context, user.id, code)) {
                         return failed();
                     }
 
-                    await user.update({ recovery_code_hashes: unused.filter((hash) => hash !== recovery) });
                     await pending.destroy();
                     h.unstate(twoFactorCookie);
                     return signIn(request, h, user, next, 'two_factor.recovery_code_used');

@@ -2,6 +2,11 @@ import Crypto from 'crypto';
 
 import * as OTPAuth from 'otpauth';
 import QRCode from 'qrcode';
+import { Op, type InferAttributes, type WhereAttributeHash } from 'sequelize';
+
+import type { Models } from '../../models';
+import type { User } from '../../models/user';
+import type { SiteContext } from './context';
 
 /*
  * Two-factor sign-in with TOTP (RFC 6238: 6 digits, 30 s, SHA-1: what every
@@ -38,11 +43,35 @@ export async function enrolmentCode(secret: string, email: string): Promise<{ ur
     return { uri, svg: await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }) };
 }
 
-/** True for the current code, or the one before or after it (clocks drift). */
-export function isValidTotp(secret: string, email: string, code: string): boolean {
+/**
+ * The time step (RFC 6238's T: 30 s periods since the epoch) of a code of the current step, or of
+ * the one before or after it (clocks drift); undefined for any other code.
+ */
+export function totpStepOf(secret: string, email: string, code: string): number | undefined {
 
     const token = code.replace(/\s/g, '');
-    return /^\d{6}$/.test(token) && totp(secret, email).validate({ token, window: 1 }) !== null;
+    if (!/^\d{6}$/.test(token)) {
+        return undefined;
+    }
+
+    const timestamp = Date.now();
+    const generator = totp(secret, email);
+    const delta = generator.validate({ token, timestamp, window: 1 });
+    return delta === null ? undefined : generator.counter({ timestamp }) + delta;
+}
+
+/**
+ * Takes a code's time step for the user, once: a code accepted before, or one of an earlier step,
+ * is refused (RFC 6238 §5.2), so a code read over a shoulder or from a log cannot be sent again. One
+ * conditional UPDATE: of two requests with the same code at once, only one changes the row. `also`
+ * sets more in the same statement, when its `where` holds too (turning two-factor sign-in on).
+ */
+export async function takeTotpStep(models: Models, userId: string, step: number, also: { set?: Partial<InferAttributes<User>>; where?: WhereAttributeHash<InferAttributes<User>> } = {}): Promise<boolean> {
+
+    const [changed] = await models.User.update({ ...also.set, totp_last_step: step }, {
+        where: { ...also.where, id: userId, [Op.or]: [{ totp_last_step: null }, { totp_last_step: { [Op.lt]: step } }] }
+    });
+    return changed === 1;
 }
 
 export function sealSecret(secret: string, key: Buffer): string {
@@ -75,4 +104,28 @@ export function hashRecoveryCode(code: string, key: Buffer): string {
 
     const normalised = code.toLowerCase().replace(/[^a-z0-9]/g, '');
     return Crypto.createHmac('sha256', key).update(normalised).digest('hex');
+}
+
+/**
+ * Strikes an unused recovery code of the user's off, once: the row stays locked from reading the
+ * codes to writing what is left, so two sign-ins sending the same code at once cannot both use it.
+ */
+export async function takeRecoveryCode(context: SiteContext, userId: string, code: string): Promise<boolean> {
+
+    if (!code.trim()) {
+        return false;
+    }
+
+    const taken = hashRecoveryCode(code, context.twoFactorKeys.recoveryCodes);
+    return context.accounts.transaction(async (transaction) => {
+
+        const user = await context.models.User.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE });
+        const unused = user?.recovery_code_hashes ?? [];
+        if (!unused.includes(taken)) {
+            return false;
+        }
+
+        await user!.update({ recovery_code_hashes: unused.filter((hash) => hash !== taken) }, { transaction });
+        return true;
+    });
 }

@@ -8,6 +8,7 @@ import { projectRoot } from '../../lib/config';
 import { utf16UnitsFor } from '../../lib/text-length';
 import { textLimits, type TextLimit } from '../../lib/text-limits';
 import type { SiteCredentials } from './credentials';
+import { issueFormToken } from './form-tokens';
 import { noticeOf } from './notices';
 
 export const templatesDir = Path.join(projectRoot, 'plugins', 'site', 'templates');
@@ -32,7 +33,7 @@ function handlebars(): typeof Handlebars {
 
 const sections: [prefix: string, section: string][] = [['/manage', 'manage'], ['/admin/audit', 'audit'], ['/admin', 'admin'], ['/account', 'account']];
 
-/** What every page's layout needs: who is signed in, the CSRF token, a notice after a redirect. */
+/** What every page's layout needs: who is signed in, the CSRF token, a form token, a notice after a redirect. */
 function layoutContext(request: Request): Record<string, unknown> {
 
     const credentials = request.auth.isAuthenticated && request.auth.strategy === 'site-session' ? request.auth.credentials as unknown as SiteCredentials : undefined;
@@ -40,6 +41,8 @@ function layoutContext(request: Request): Record<string, unknown> {
         currentUser: credentials?.user,
         isManager: credentials?.scope.includes('manager') ?? false,
         crumb: (request.plugins as { crumb?: string }).crumb,
+        // For the forms that show something once (form-tokens.ts); a new one each time a page is drawn.
+        formToken: issueFormToken(request),
         notice: noticeOf(request.query.notice),
         // Which main navigation entry is this page's.
         section: sections.find(([prefix]) => request.path.startsWith(prefix))?.[1]

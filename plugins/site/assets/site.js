@@ -17,7 +17,10 @@ document.addEventListener('click', (event) => {
 
 // Optional: a form that changes something is sent once. A double click would otherwise make two
 // keys or two endpoints (the first never shown), or rotate a secret twice, dropping at once the
-// secret the receiver still checks. A page restored by Back can send its forms again.
+// secret the receiver still checks. The forms that show something once carry a one-time token
+// too (plugins/site/form-tokens.ts), so the server does their work once whatever is sent; but the
+// browser would show its answer to the second send (409), not the first one's key. A page restored
+// by Back can send its forms again.
 document.addEventListener('submit', (event) => {
     const form = event.target;
     if (form.method !== 'post') {

@@ -8,6 +8,7 @@ import type { ApiKey } from '../../../models/api-key';
 import { audit } from '../../../lib/audit-log';
 import { ownFamilyId, siteUser } from '../credentials';
 import type { SiteContext } from '../context';
+import { sentOnce } from '../form-tokens';
 import { freeText, idParam, refusalOf, ticks } from '../forms';
 import { keyRows, operationTicks } from '../key-rows';
 import { withNotice } from '../notices';
@@ -68,9 +69,11 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
         {
             method: 'POST',
             path: '/manage/apis/keys',
-            options: {
+            options: sentOnce(context, {
                 auth: managerPage,
                 validate: { payload: keyForm },
+                makes: 'api-key',
+                back: () => '/manage/apis',
                 async handler(request, h) {
 
                     const form = request.payload as KeyForm;
@@ -80,15 +83,15 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
                         created = await createApiKey(context.accounts, { familyLongId, name: form.name, resources: form.resources, operations: form.operations, createdBy: siteUser(request).id });
                     }
                     catch (error) {
-                        return formPage(request, h, form, { error: refusalOf(error) });
+                        return { page: await formPage(request, h, form, { error: refusalOf(error) }) };
                     }
 
                     const { apiKey, key } = created;
                     await audit(models, request, { action: 'api_key.create', familyLongId, target: apiKey.id, detail: `“${apiKey.name}”: ${apiKey.resource_scopes.join(', ')} / ${apiKey.operation_scopes.join(', ')}` });
-                    // The full key is on this page only: never in a redirect URL, a cookie or the session.
-                    return h.view('key-created', { title: 'Copy your new API key', key, row: (await keyRows(models, context.policies().scopes, [apiKey]))[0] }).code(201);
+                    // The full key is on this page only: never in a redirect URL, a cookie or the session (hence sentOnce).
+                    return { page: h.view('key-created', { title: 'Copy your new API key', key, row: (await keyRows(models, context.policies().scopes, [apiKey]))[0] }).code(201), made: apiKey.name };
                 }
-            }
+            })
         },
         {
             method: 'GET',

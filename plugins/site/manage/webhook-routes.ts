@@ -6,6 +6,7 @@ import { audit } from '../../../lib/audit-log';
 import { findFamily } from '../../../lib/accounts/families';
 import { ownFamilyId, siteUser } from '../credentials';
 import type { SiteContext } from '../context';
+import { sentOnce } from '../form-tokens';
 import { found, freeText, idParam, refusalOf, ticks } from '../forms';
 import { withNotice } from '../notices';
 import { managerPage } from '../route-auth';
@@ -93,9 +94,11 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
         {
             method: 'POST',
             path: '/manage/apis/webhooks',
-            options: {
+            options: sentOnce(context, {
                 auth: managerPage,
                 validate: { payload: Joi.object({ url: freeText('webhookUrl'), description: freeText('webhookDescription'), resources: ticks }) },
+                makes: 'webhook-endpoint',
+                back: () => '/manage/apis',
                 async handler(request, h) {
 
                     const form = request.payload as EndpointForm;
@@ -105,14 +108,14 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
                         created = await webhookServices(request).createEndpoint(familyLongId, form, siteUser(request).id);
                     }
                     catch (error) {
-                        return formPage(request, h, form, refusalOf(error));
+                        return { page: await formPage(request, h, form, refusalOf(error)) };
                     }
 
                     await audit(models, request, { action: 'webhook.create', familyLongId, target: created.endpoint.id, detail: `${created.endpoint.url} (${created.endpoint.resources.join(', ')})` });
-                    // The secret is on this page only: never in a redirect URL, a cookie or the session.
-                    return h.view('webhook-secret', { title: 'Your webhook signing secret', endpoint: endpointRow(created.endpoint), secret: created.secret, created: true }).code(201);
+                    // The secret is on this page only: never in a redirect URL, a cookie or the session (hence sentOnce).
+                    return { page: h.view('webhook-secret', { title: 'Your webhook signing secret', endpoint: endpointRow(created.endpoint), secret: created.secret, created: true }).code(201), made: created.endpoint.url };
                 }
-            }
+            })
         },
         {
             method: 'GET',
@@ -143,16 +146,18 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
         {
             method: 'POST',
             path: '/manage/apis/webhooks/{id}/rotate',
-            options: {
+            options: sentOnce(context, {
                 auth: managerPage,
                 validate: endpointId,
+                makes: 'webhook-secret',
+                back: (request) => base(request.params.id as string),
                 async handler(request, h) {
 
                     const { endpoint, secret } = await found(webhookServices(request).rotateSecret(ownFamilyId(request), request.params.id as string));
                     await audit(models, request, { action: 'webhook.rotate_secret', familyLongId: ownFamilyId(request), target: endpoint.id });
-                    return h.view('webhook-secret', { title: 'Your new webhook signing secret', endpoint: endpointRow(endpoint), secret, previousExpiresAt: endpoint.previous_secret_expires_at });
+                    return { page: h.view('webhook-secret', { title: 'Your new webhook signing secret', endpoint: endpointRow(endpoint), secret, previousExpiresAt: endpoint.previous_secret_expires_at }), made: endpoint.url };
                 }
-            }
+            })
         },
         {
             method: 'POST',

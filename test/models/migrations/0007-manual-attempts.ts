@@ -60,7 +60,7 @@ describe(`migration 0007-manual-attempts on ${testVariant}`, () => {
         await withEmptyDatabase(async (sequelize) => {
 
             const umzug = migrator(sequelize);
-            await umzug.up();
+            await umzug.up({ to: '0007-manual-attempts' });
             await umzug.down();
             expect(await sequelize.getQueryInterface().describeTable('webhook_deliveries')).to.not.include('manual_attempts');
         });

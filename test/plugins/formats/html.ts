@@ -40,11 +40,11 @@ describe('format=html', () => {
         expect(text).to.not.contain('<img');
         expect(text).to.not.contain('<iframe');
         expect(text).to.not.contain('" onmouseover');
-        expect(text).to.contain('<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>');
-        expect(text).to.contain('<td>&quot; onmouseover=&quot;alert(2)</td>');
-        expect(text).to.contain('<td>&#39;&gt;&lt;img src=x onerror=alert(3)&gt;</td>');
+        expect(text).to.contain('<td dir="auto">&lt;script&gt;alert(1)&lt;/script&gt;</td>');
+        expect(text).to.contain('<td dir="auto">&quot; onmouseover=&quot;alert(2)</td>');
+        expect(text).to.contain('<td dir="auto">&#39;&gt;&lt;img src=x onerror=alert(3)&gt;</td>');
         expect(text).to.contain('Tom &amp; Jerry &lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;iframe');
-        expect(text).to.contain('<td>Zoë</td><td>Müller</td>');
+        expect(text).to.contain('<td dir="auto">Zoë</td><td dir="auto">Müller</td>');
         expect(text.match(/<tr>/g)).to.have.length(3);         // the header row and two records: nothing broke out of its cell
     });
 
@@ -65,7 +65,7 @@ describe('format=html', () => {
         expect(text).to.match(/^<!DOCTYPE html>/);
         expect(text).to.contain('<title>Persons · Test family</title>');
         expect(text).to.contain('<h1>Persons</h1>');
-        expect(text).to.match(/Test family · generated <time datetime="\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z">\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/time>/);
+        expect(text).to.match(/<bdi>Test family<\/bdi> · generated <time datetime="\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z">\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/time>/);
         expect(text).to.contain('@media print');
         expect(text).to.not.match(/<link|<script|src=|href=|url\(|@import/);
         expect(text).to.contain('<th scope="col">first_name</th>');
@@ -77,6 +77,20 @@ describe('format=html', () => {
         expect(response.headers['content-disposition']).to.match(/^inline; filename="test-family-persons-\d{4}-\d{2}-\d{2}\.html"$/);
         expect(String(response.headers['content-security-policy'])).to.startWith('default-src \'none\'; style-src \'unsafe-inline\'');
         expect(response.headers['x-content-type-options']).to.equal('nosniff');
+    });
+
+    it('gives each value and the family name the direction of their own text, so Hebrew and Arabic names keep their neighbours in order', async () => {
+
+        const own = await familyWithKey(server);
+        await server.app.services.models.Family.update({ name: 'משפחת כהן' }, { where: { family_long_id: own.familyLongId } });
+        dataOf(await own.inject('POST', '/api/v1/persons', { first_name: 'יעקב', last_name: 'الحسن', birth_place: 'Haifa' }), 201);
+        const { text } = await exportText(own, '/api/v1/persons?format=html', htmlType);
+        expect(text).to.contain('<td dir="auto">יעקב</td><td dir="auto">الحسن</td>');
+        expect(text).to.contain('<td dir="auto">Haifa</td>');
+        expect(text).to.contain('<p class="meta"><bdi>משפחת כהן</bdi> · generated');
+        expect(text).to.not.match(/<td>/);
+        // Aligned to the start of their own direction: right for a right-to-left value.
+        expect(text).to.contain('text-align: start');
     });
 
     it('draws one table per resource in scope for /api/v1/all', async () => {

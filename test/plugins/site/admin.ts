@@ -107,7 +107,7 @@ describe('Super-admin > APIs & Connectors', () => {
         const refused = await family.inject('GET', '/api/v1/persons');
         expect(refused.statusCode).to.equal(403);
         expect(refused.result).to.include({ code: 'family_suspended' });
-        expect((await manager.get('/manage/apis')).payload).to.contain('Reason: Hammering the API');
+        expect((await manager.get('/manage/apis')).payload).to.contain('Reason: <bdi>Hammering the API</bdi>');
 
         await admin.post(`/admin/apis/families/${family.familyLongId}/unsuspend`);
         expect((await family.inject('GET', '/api/v1/persons')).statusCode).to.equal(200);

@@ -1,6 +1,7 @@
 import Crypto from 'crypto';
 
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
+import * as OTPAuth from 'otpauth';
 
 import { createUser } from '../../../lib/accounts/users';
 import type { User } from '../../../models/user';
@@ -35,6 +36,12 @@ export class SiteClient {
         return this.send('POST', url, { ...crumb, ...form });
     }
 
+    /** Sends a form that carries a one-time token (plugins/site/form-tokens.ts), as a browser showing `page` does. */
+    async postFrom(page: string, url: string, form: Form = {}): Promise<ServerInjectResponse> {
+
+        return this.post(url, { ...form, form_token: formTokenOn((await this.get(page)).payload) });
+    }
+
     /** The page's form token: a GET sets the crumb cookie first when there is none yet. */
     async ready(url = '/login'): Promise<this> {
 
@@ -62,6 +69,12 @@ export class SiteClient {
         keepCookies(this.cookies, ([] as string[]).concat(response.headers['set-cookie'] ?? []));
         return response;
     }
+}
+
+/** The one-time form token a page's forms carry; '' when it has none. */
+export function formTokenOn(page: string): string {
+
+    return /name="form_token" value="([^"]*)"/.exec(page)?.[1] ?? '';
 }
 
 /** A form URL-encoded, as a browser sends it. */
@@ -121,4 +134,16 @@ export async function signedIn(server: Server, options: { role: 'manager' | 'mem
     }
 
     return Object.assign(client, { account });
+}
+
+/** The TOTP secret the two-factor enrolment page shows, grouped by four. */
+export function secretOn(page: string): string {
+
+    return /data-testid="totp-secret">([A-Z2-7 ]+)</.exec(page)![1];
+}
+
+/** The code an authenticator app shows for a secret shown on the enrolment page: now, or `stepsAhead` periods of 30 s later. */
+export function appCode(secretShown: string, stepsAhead = 0): string {
+
+    return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secretShown.replace(/\s/g, '')) }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
 }

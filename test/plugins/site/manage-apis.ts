@@ -83,7 +83,7 @@ describe('Manage > APIs & Connectors', () => {
 
         expect(form.payload).to.contain('name="operations" value="read" checked');
 
-        const created = await client.post('/manage/apis/keys', { name: 'Genealogy sync', resources: ['persons'], operations: ['read', 'create'] });
+        const created = await client.postFrom('/manage/apis/keys/new', '/manage/apis/keys', { name: 'Genealogy sync', resources: ['persons'], operations: ['read', 'create'] });
         expect(created.statusCode).to.equal(201);
         expect(created.payload).to.contain('You will not see it again.');
         const key = fullKey.exec(created.payload)![1];
@@ -108,7 +108,7 @@ describe('Manage > APIs & Connectors', () => {
 
         const { client } = await managerOf();
         await client.post('/manage/apis/enable', { resources: ['persons'] });
-        const response = await client.post('/manage/apis/keys', { name: '  ', resources: ['persons'], operations: ['read', 'delete'] });
+        const response = await client.postFrom('/manage/apis/keys/new', '/manage/apis/keys', { name: '  ', resources: ['persons'], operations: ['read', 'delete'] });
         expect(response.statusCode).to.equal(422);
         expect(response.payload).to.contain('A key name is 1 to 100 characters.');
         expect(response.payload).to.contain('name="operations" value="delete" checked');
@@ -121,13 +121,13 @@ describe('Manage > APIs & Connectors', () => {
         // maxlength counts UTF-16 units: 200 lets 100 emoji through, and 101 characters of the BMP reach the server's words.
         expect((await client.get('/manage/apis/keys/new')).payload).to.contain('name="name" value="" maxlength="200"');
 
-        const tooLong = await client.post('/manage/apis/keys', { name: '🌳'.repeat(101), resources: ['persons'], operations: ['read'] });
+        const tooLong = await client.postFrom('/manage/apis/keys/new', '/manage/apis/keys', { name: '🌳'.repeat(101), resources: ['persons'], operations: ['read'] });
         expect(tooLong.statusCode).to.equal(422);
         expect(tooLong.payload).to.contain('role="alert">A key name is 1 to 100 characters.');
         expect(tooLong.payload).to.contain(`value="${'🌳'.repeat(101)}"`);
-        expect((await client.post('/manage/apis/keys', { name: `${'a'.repeat(100)}é`, resources: ['persons'], operations: ['read'] })).statusCode).to.equal(422);
+        expect((await client.postFrom('/manage/apis/keys/new', '/manage/apis/keys', { name: `${'a'.repeat(100)}é`, resources: ['persons'], operations: ['read'] })).statusCode).to.equal(422);
 
-        const created = await client.post('/manage/apis/keys', { name: '🌳'.repeat(100), resources: ['persons'], operations: ['read'] });
+        const created = await client.postFrom('/manage/apis/keys/new', '/manage/apis/keys', { name: '🌳'.repeat(100), resources: ['persons'], operations: ['read'] });
         expect(created.statusCode).to.equal(201);
         expect((await server.app.services.models.ApiKey.findAll({ where: { family_long_id: familyLongId } })).map((key) => key.name)).to.equal(['🌳'.repeat(100)]);
 
@@ -141,12 +141,12 @@ describe('Manage > APIs & Connectors', () => {
 
         const { client } = await managerOf();
         await client.post('/manage/apis/enable', { resources: ['persons', 'trees'] });
-        const noResource = await client.post('/manage/apis/keys', { name: 'Sync tool', operations: ['read'] });
+        const noResource = await client.postFrom('/manage/apis/keys/new', '/manage/apis/keys', { name: 'Sync tool', operations: ['read'] });
         expect(noResource.statusCode).to.equal(422);
         expect(noResource.payload).to.contain('A key needs at least one resource: choose among those the family exposes (persons, trees).');
         expect(noResource.payload).to.contain('value="Sync tool"');
 
-        const noOperation = await client.post('/manage/apis/keys', { name: 'Sync tool', resources: ['persons'] });
+        const noOperation = await client.postFrom('/manage/apis/keys/new', '/manage/apis/keys', { name: 'Sync tool', resources: ['persons'] });
         expect(noOperation.statusCode).to.equal(422);
         expect(noOperation.payload).to.contain('A key needs at least one operation: choose among read,');
     });
@@ -155,7 +155,7 @@ describe('Manage > APIs & Connectors', () => {
 
         const { client, familyLongId } = await managerOf();
         await client.post('/manage/apis/enable', { resources: ['persons'] });
-        const response = await client.post('/manage/apis/keys', { name: 'Sync\u0000tool', resources: ['persons'], operations: ['read'] });
+        const response = await client.postFrom('/manage/apis/keys/new', '/manage/apis/keys', { name: 'Sync\u0000tool', resources: ['persons'], operations: ['read'] });
         expect(response.statusCode).to.equal(400);
         expect(await server.app.services.models.ApiKey.count({ where: { family_long_id: familyLongId } })).to.equal(0);
     });
@@ -217,6 +217,27 @@ describe('Manage > APIs & Connectors', () => {
         expect((await stranger.post(`/manage/apis/keys/${fixture.keyId}/revoke`)).statusCode).to.equal(404);
     });
 
+    it('gives user text the direction of its own text, so a Hebrew family or key name leaves the words around it in order', async () => {
+
+        const family = await createFamily(server.app.services.accounts, { name: 'משפחת כהן', plan: 'family' });
+        const client = await signedIn(server, { role: 'manager', familyLongId: family.family_long_id });
+        await client.post('/manage/apis/enable', { resources: ['persons'] });
+        expect((await client.postFrom('/manage/apis/keys/new', '/manage/apis/keys', { name: 'סנכרון אילן', resources: ['persons'], operations: ['read'] })).statusCode).to.equal(201);
+        const keyId = (await server.app.services.models.ApiKey.findOne({ where: { family_long_id: family.family_long_id } }))!.id;
+
+        const overview = (await client.get('/manage/apis')).payload;
+        expect(overview).to.contain('<p class="eyebrow">Manage · <bdi>משפחת כהן</bdi></p>');
+        expect(overview).to.contain('<td><strong dir="auto">סנכרון אילן</strong>');
+        expect(overview).to.contain(`<td class="muted" dir="auto">${client.account.email}</td>`);
+        expect((await client.get(`/manage/apis/keys/${keyId}/revoke`)).payload).to.contain('<p><strong><bdi>סנכרון אילן</bdi></strong> ·');
+        expect((await client.get(`/manage/apis/keys/${keyId}`)).payload).to.contain('<p class="muted"><strong><bdi>סנכרון אילן</bdi></strong> ·');
+
+        const admin = await signedIn(server, { role: 'super-admin' });
+        expect((await admin.get('/admin/apis?q=כהן')).payload).to.contain('<strong dir="auto">משפחת כהן</strong>');
+        expect((await admin.get(`/admin/apis/families/${family.family_long_id}`)).payload).to.contain('<h1 dir="auto">משפחת כהן</h1>');
+        expect((await admin.get(`/admin/audit?family=${family.family_long_id}&action=api_key.create`)).payload).to.contain('<td dir="auto">“סנכרון אילן”: persons / read</td>');
+    });
+
     it('renders hostile family and key names inert', async () => {
 
         const hostileFamily = '<script>alert("family")</script>';
@@ -224,7 +245,7 @@ describe('Manage > APIs & Connectors', () => {
         const family = await createFamily(server.app.services.accounts, { name: hostileFamily, plan: 'family' });
         const client = await signedIn(server, { role: 'manager', familyLongId: family.family_long_id });
         await client.post('/manage/apis/enable', { resources: ['persons'] });
-        const created = await client.post('/manage/apis/keys', { name: hostileKey, resources: ['persons'], operations: ['read'] });
+        const created = await client.postFrom('/manage/apis/keys/new', '/manage/apis/keys', { name: hostileKey, resources: ['persons'], operations: ['read'] });
         expect(created.statusCode).to.equal(201);
 
         const overview = (await client.get('/manage/apis')).payload;

@@ -6,7 +6,7 @@ import { suspendFamily } from '../../../lib/accounts/families';
 import { familyWithKey } from '../../helpers/server';
 import { TestReceiver } from '../webhooks/helpers/receiver';
 import { webhooksServer } from '../webhooks/helpers/setup';
-import { signedIn, type Form } from './client';
+import { formTokenOn, signedIn, type Form } from './client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -37,7 +37,7 @@ describe('Manage > APIs & Connectors: webhooks', () => {
 
         const family = await familyWithKey(server, { resources: ['persons', 'events'] });
         const client = await signedIn(server, { role: 'manager', familyLongId: family.familyLongId });
-        const created = await client.post('/manage/apis/webhooks', { url: receiver.url(), description: 'Sync <server>', resources: ['persons'] });
+        const created = await client.postFrom('/manage/apis/webhooks/new', '/manage/apis/webhooks', { url: receiver.url(), description: 'Sync <server>', resources: ['persons'] });
         expect(created.statusCode).to.equal(201);
         const endpoint = (await server.plugins.webhooks.listEndpoints(family.familyLongId))[0];
         return { family, client, endpoint, secret: secretOn(created.payload)! };
@@ -61,7 +61,7 @@ describe('Manage > APIs & Connectors: webhooks', () => {
 
         const family = await familyWithKey(server);
         const client = await signedIn(server, { role: 'manager', familyLongId: family.familyLongId });
-        const refused = await client.post('/manage/apis/webhooks', { url: 'https://10.1.2.3/hook', resources: ['persons'] });
+        const refused = await client.postFrom('/manage/apis/webhooks/new', '/manage/apis/webhooks', { url: 'https://10.1.2.3/hook', resources: ['persons'] });
         expect(refused.statusCode).to.equal(422);
         expect(refused.payload).to.match(/role="alert">url: [^<]*10\.1\.2\.3/);
         expect(refused.payload).to.contain('value="https://10.1.2.3/hook"');
@@ -82,13 +82,13 @@ describe('Manage > APIs & Connectors: webhooks', () => {
             [{ url: url(2049), resources: ['persons'] }, 'url: The URL is longer than 2048 characters.']
         ];
         for (const [payload, message] of tooLong) {
-            const refused = await client.post('/manage/apis/webhooks', payload);
+            const refused = await client.postFrom('/manage/apis/webhooks/new', '/manage/apis/webhooks', payload);
             expect(refused.statusCode).to.equal(422);
             expect(refused.payload).to.contain(`role="alert">${message}`);
         }
 
         expect(await server.plugins.webhooks.listEndpoints(family.familyLongId)).to.have.length(0);
-        expect((await client.post('/manage/apis/webhooks', { url: url(2048), description: '🌳'.repeat(500), resources: ['persons'] })).statusCode).to.equal(201);
+        expect((await client.postFrom('/manage/apis/webhooks/new', '/manage/apis/webhooks', { url: url(2048), description: '🌳'.repeat(500), resources: ['persons'] })).statusCode).to.equal(201);
         const [endpoint] = await server.plugins.webhooks.listEndpoints(family.familyLongId);
         expect([...endpoint.url]).to.have.length(2048);
         expect(endpoint.description).to.equal('🌳'.repeat(500));
@@ -118,7 +118,7 @@ describe('Manage > APIs & Connectors: webhooks', () => {
     it('rotates the secret, disables, enables and deletes the endpoint, recording each', async () => {
 
         const { family, client, endpoint, secret } = await managerWithEndpoint();
-        const rotated = await client.post(`/manage/apis/webhooks/${endpoint.id}/rotate`);
+        const rotated = await client.postFrom(`/manage/apis/webhooks/${endpoint.id}`, `/manage/apis/webhooks/${endpoint.id}/rotate`);
         const newSecret = secretOn(rotated.payload)!;
         expect(newSecret).to.match(/^whsec_/);
         expect(newSecret).to.not.equal(secret);
@@ -137,6 +137,58 @@ describe('Manage > APIs & Connectors: webhooks', () => {
         // As the JSON route's: the URL is all that is left of the endpoint.
         const deleted = events.find((event) => event.action === 'webhook.delete')!;
         expect([deleted.target, deleted.detail]).to.equal([endpoint.id, receiver.url()]);
+    });
+
+    it('answers an endpoint form and a rotation sent again (a reload of the page that shows the secret) with 409 saying what was done, doing nothing more', async () => {
+
+        const family = await familyWithKey(server, { resources: ['persons'] });
+        const client = await signedIn(server, { role: 'manager', familyLongId: family.familyLongId });
+        const form = { url: receiver.url(), resources: ['persons'], form_token: formTokenOn((await client.get('/manage/apis/webhooks/new')).payload) };
+        expect((await client.post('/manage/apis/webhooks', form)).statusCode).to.equal(201);
+        const added = await client.post('/manage/apis/webhooks', form);
+        expect(added.statusCode).to.equal(409);
+        expect(added.payload).to.contain(`This form was already sent: the endpoint <bdi>${receiver.url()}</bdi> was added then`);
+        expect(added.payload).to.contain('Its signing secret is shown only once; if you did not copy it, rotate the secret on the endpoint\'s page.');
+        expect(secretOn(added.payload)).to.be.undefined();
+        const endpoints = await server.plugins.webhooks.listEndpoints(family.familyLongId);
+        expect(endpoints).to.have.length(1);
+
+        const [endpoint] = endpoints;
+        const rotation = { form_token: formTokenOn((await client.get(`/manage/apis/webhooks/${endpoint.id}`)).payload) };
+        expect((await client.post(`/manage/apis/webhooks/${endpoint.id}/rotate`, rotation)).statusCode).to.equal(200);
+        const rotated = await client.post(`/manage/apis/webhooks/${endpoint.id}/rotate`, rotation);
+        expect(rotated.statusCode).to.equal(409);
+        expect(rotated.payload).to.contain(`This form was already sent: the signing secret of <bdi>${receiver.url()}</bdi> was rotated then`);
+        expect(rotated.payload).to.contain(`href="/manage/apis/webhooks/${endpoint.id}"`);
+        expect(secretOn(rotated.payload)).to.be.undefined();
+        // Rotated once: the secret the receiver checks still signs, as the previous one.
+        const { WebhookEndpoint, AuditEvent } = server.app.services.models;
+        expect((await WebhookEndpoint.findByPk(endpoint.id))!.previous_secret_encrypted).to.equal(endpoint.secret_encrypted);
+        expect(await AuditEvent.count({ where: { target: endpoint.id, action: 'webhook.rotate_secret' } })).to.equal(1);
+    });
+
+    it('does not rotate again when the first send failed on our side: the secret may have been rotated before the failure', async () => {
+
+        const { client, endpoint } = await managerWithEndpoint();
+        const rotation = { form_token: formTokenOn((await client.get(`/manage/apis/webhooks/${endpoint.id}`)).payload) };
+        const webhooks = server.plugins.webhooks;
+        const rotateSecret = webhooks.rotateSecret;
+        webhooks.rotateSecret = async (...args) => {
+
+            await rotateSecret(...args);
+            throw new Error('connection lost after the rotation');
+        };
+        try {
+            expect((await client.post(`/manage/apis/webhooks/${endpoint.id}/rotate`, rotation)).statusCode).to.equal(500);
+        }
+        finally {
+            webhooks.rotateSecret = rotateSecret;
+        }
+
+        const resent = await client.post(`/manage/apis/webhooks/${endpoint.id}/rotate`, rotation);
+        expect(resent.statusCode).to.equal(409);
+        expect(resent.payload).to.contain('its answer is not known: it is still being handled, or it failed.');
+        expect((await server.app.services.models.WebhookEndpoint.findByPk(endpoint.id))!.previous_secret_encrypted).to.equal(endpoint.secret_encrypted);
     });
 
     it('answers a delete form sent twice (a double click, a second tab) as the first time, recording it once', async () => {
@@ -179,7 +231,7 @@ describe('Manage > APIs & Connectors: webhooks', () => {
 
         expect((await client.get(`/manage/apis/webhooks/${endpoint.id}`)).statusCode).to.equal(404);
         expect((await client.post(`/manage/apis/webhooks/${endpoint.id}/test`)).statusCode).to.equal(404);
-        expect((await client.post(`/manage/apis/webhooks/${endpoint.id}/rotate`)).statusCode).to.equal(404);
+        expect((await client.postFrom('/manage/apis/webhooks/new', `/manage/apis/webhooks/${endpoint.id}/rotate`)).statusCode).to.equal(404);
         expect((await client.post(`/manage/apis/webhooks/${endpoint.id}/delete`)).statusCode).to.equal(404);
         expect(receiver.received.length).to.equal(before);
         expect((await server.app.services.models.WebhookEndpoint.findByPk(endpoint.id))!.active).to.be.true();

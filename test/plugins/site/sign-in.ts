@@ -4,26 +4,14 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
-import * as OTPAuth from 'otpauth';
 
 import { createFamily } from '../../../lib/accounts/families';
 import { createUser } from '../../../lib/accounts/users';
 import { copyPolicies, testServer } from '../../helpers/server';
-import { signedIn, SiteClient, siteAccount } from './client';
+import { appCode, formTokenOn, secretOn, signedIn, SiteClient, siteAccount } from './client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
-
-/** The current code of the secret the enrolment page shows, as an authenticator app computes it. */
-function currentCode(secretShown: string): string {
-
-    return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secretShown.replace(/\s/g, '')) }).generate();
-}
-
-function secretOn(page: string): string {
-
-    return /data-testid="totp-secret">([A-Z2-7 ]+)</.exec(page)![1];
-}
 
 describe('sign-in', () => {
 
@@ -118,7 +106,7 @@ describe('sign-in', () => {
         await enrolling.post('/login', { email, password });
         const setup = await enrolling.post('/account/two-factor/setup');
         expect(setup.payload).to.contain('name="code" maxlength="20"');
-        await enrolling.post('/account/two-factor/confirm', { code: currentCode(secretOn(setup.payload)) });
+        await enrolling.post('/account/two-factor/confirm', { code: appCode(secretOn(setup.payload)), form_token: formTokenOn(setup.payload) });
         expect((await enrolling.get('/account/security')).payload).to.contain('name="password" maxlength="200"');
 
         const twoFactor = await new SiteClient(server).ready();
@@ -233,11 +221,11 @@ describe('sign-in', () => {
             expect(setup.payload).to.contain('<svg');
             const secret = secretOn(setup.payload);
 
-            const wrong = await client.post('/account/two-factor/confirm', { code: '000000' === currentCode(secret) ? '111111' : '000000' });
+            const wrong = await client.post('/account/two-factor/confirm', { code: '000000' === appCode(secret) ? '111111' : '000000', form_token: formTokenOn(setup.payload) });
             expect(wrong.statusCode).to.equal(422);
             expect(secretOn(wrong.payload)).to.equal(secret);
 
-            const confirmed = await client.post('/account/two-factor/confirm', { code: currentCode(secret) });
+            const confirmed = await client.post('/account/two-factor/confirm', { code: appCode(secret), form_token: formTokenOn(wrong.payload) });
             expect(confirmed.statusCode).to.equal(200);
             const recoveryCodes = [...confirmed.payload.matchAll(/<li><code>([a-z0-9]{5}-[a-z0-9]{5})<\/code><\/li>/g)].map((match) => match[1]);
             expect(recoveryCodes).to.have.length(10);
@@ -257,7 +245,8 @@ describe('sign-in', () => {
             const wrong = await client.post('/login/two-factor', { code: '12345' });
             expect(wrong.statusCode).to.equal(401);
 
-            const right = await client.post('/login/two-factor', { code: currentCode(secret), next: '/manage/apis' });
+            // The code that turned it on was taken: the app's next one (the window takes a step either way).
+            const right = await client.post('/login/two-factor', { code: appCode(secret, 1), next: '/manage/apis' });
             expect(right.headers.location).to.equal('/manage/apis');
             expect(client.cookies.has('fr_two_factor')).to.be.false();
             expect((await client.get('/manage/apis')).statusCode).to.equal(200);
@@ -293,7 +282,7 @@ describe('sign-in', () => {
             const again = await client.post('/account/two-factor/setup');
             expect(secretOn(again.payload)).to.equal(first);
 
-            const confirmed = await client.post('/account/two-factor/confirm', { code: currentCode(first) });
+            const confirmed = await client.post('/account/two-factor/confirm', { code: appCode(first), form_token: formTokenOn(again.payload) });
             expect(confirmed.statusCode).to.equal(200);
             expect(confirmed.payload).to.contain('Save your recovery codes');
         });
