@@ -8,6 +8,7 @@ import { siteUser } from '../credentials';
 import type { SiteContext } from '../context';
 import { found, freeText, idParam, refusalOf } from '../forms';
 import { familyKeys, keyRows } from '../key-rows';
+import { isolated } from '../isolated';
 import { withNotice } from '../notices';
 import { superAdminPage } from '../route-auth';
 import { stackedBarChart } from '../usage-chart';
@@ -38,18 +39,18 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
         ]);
 
         const keyName = new Map(keys.map((key) => [key.id, key.name]));
-        const keySeries = usage.byKey.slice(0, chartedKeys).map((key) => ({ name: keyName.get(key.keyId) ?? key.keyId, values: key.values }));
+        const keySeries = usage.byKey.slice(0, chartedKeys).map((key) => ({ name: isolated(keyName.get(key.keyId) ?? key.keyId), values: key.values }));
         const otherKeys = usage.byKey.slice(chartedKeys);
         if (otherKeys.length > 0) {
             keySeries.push({ name: `${otherKeys.length} other keys`, values: usage.days.map((_, i) => otherKeys.reduce((sum, key) => sum + key.values[i], 0)) });
         }
 
-        const statusChart = { title: `Requests per day by status class, ${usage.days[0]} to ${usage.days.at(-1)}`, description: `API requests of ${family.name} per UTC day over the last 30 days, stacked by response status class (2xx success, 3xx redirect, 4xx client error, 5xx server error).`, labels: usage.days, series: usage.byStatus };
-        const keyChart = { title: `Requests per day by API key, ${usage.days[0]} to ${usage.days.at(-1)}`, description: `API requests of ${family.name} per UTC day over the last 30 days, stacked by the key that made them.`, labels: usage.days, series: keySeries };
+        const statusChart = { title: `Requests per day by status class, ${usage.days[0]} to ${usage.days.at(-1)}`, description: `API requests of ${isolated(family.name)} per UTC day over the last 30 days, stacked by response status class (2xx success, 3xx redirect, 4xx client error, 5xx server error).`, labels: usage.days, series: usage.byStatus };
+        const keyChart = { title: `Requests per day by API key, ${usage.days[0]} to ${usage.days.at(-1)}`, description: `API requests of ${isolated(family.name)} per UTC day over the last 30 days, stacked by the key that made them.`, labels: usage.days, series: keySeries };
         const plan = policies.plans.get(family.plan);
 
         return h.view('admin-family', {
-            title: `${family.name} · Usage`,
+            title: `${isolated(family.name)} · Usage`,
             family: {
                 id: family.family_long_id,
                 name: family.name,

@@ -11,6 +11,7 @@ import type { SiteContext } from '../context';
 import { sentOnce } from '../form-tokens';
 import { freeText, idParam, refusalOf, ticks } from '../forms';
 import { keyRows, operationTicks } from '../key-rows';
+import { isolated } from '../isolated';
 import { withNotice } from '../notices';
 import { managerPage } from '../route-auth';
 
@@ -46,7 +47,7 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
         const scopes = context.policies().scopes;
         const legacy = options.key?.predates_write_scopes ?? false;
         return h.view('key-form', {
-            title: options.key ? `Key “${options.key.name}”` : 'New API key',
+            title: options.key ? `Key “${isolated(options.key.name)}”` : 'New API key',
             key: options.key && (await keyRows(models, scopes, [options.key]))[0],
             apiEnabled: family.api_enabled,
             name: form.name,

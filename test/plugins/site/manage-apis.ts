@@ -230,11 +230,17 @@ describe('Manage > APIs & Connectors', () => {
         expect(overview).to.contain('<td><strong dir="auto">סנכרון אילן</strong>');
         expect(overview).to.contain(`<td class="muted" dir="auto">${client.account.email}</td>`);
         expect((await client.get(`/manage/apis/keys/${keyId}/revoke`)).payload).to.contain('<p><strong><bdi>סנכרון אילן</bdi></strong> ·');
-        expect((await client.get(`/manage/apis/keys/${keyId}`)).payload).to.contain('<p class="muted"><strong><bdi>סנכרון אילן</bdi></strong> ·');
+        const keyPage = (await client.get(`/manage/apis/keys/${keyId}`)).payload;
+        expect(keyPage).to.contain('<p class="muted"><strong><bdi>סנכרון אילן</bdi></strong> ·');
+        // Where no markup can go, Unicode isolates do what <bdi> does.
+        expect(keyPage).to.contain('<title>Key “\u2068סנכרון אילן\u2069” · Family Records</title>');
 
         const admin = await signedIn(server, { role: 'super-admin' });
         expect((await admin.get('/admin/apis?q=כהן')).payload).to.contain('<strong dir="auto">משפחת כהן</strong>');
-        expect((await admin.get(`/admin/apis/families/${family.family_long_id}`)).payload).to.contain('<h1 dir="auto">משפחת כהן</h1>');
+        const familyPage = (await admin.get(`/admin/apis/families/${family.family_long_id}`)).payload;
+        expect(familyPage).to.contain('<h1 dir="auto">משפחת כהן</h1>');
+        expect(familyPage).to.contain('<title>\u2068משפחת כהן\u2069 · Usage · Family Records</title>');
+        expect(familyPage).to.contain('API requests of \u2068משפחת כהן\u2069 per UTC day');
         expect((await admin.get(`/admin/audit?family=${family.family_long_id}&action=api_key.create`)).payload).to.contain('<td dir="auto">“סנכרון אילן”: persons / read</td>');
     });
 
