@@ -28,7 +28,7 @@ export interface Config {
      * Unset on the embedded default: one is generated once and kept in the database.
      */
     secretKey?: string;
-    /** Font files PDF exports draw with where DejaVu Sans has no glyph (Chinese, Japanese, Korean), tried in order. */
+    /** Font files PDF exports draw with where DejaVu Sans has no glyph (Chinese, Japanese, Korean), tried in order after the built-in emoji font. */
     pdfFallbackFonts: string[];
     /** Watch policy files and reload on change (off in most tests: they reload explicitly). */
     watchPolicies: boolean;

@@ -1,6 +1,6 @@
 import type { ResourceDeclaration } from '../../models/resources';
-import { bidiLines, drawBidiLines, needsBidi, type BidiLine } from './pdf-bidi';
-import type { DocumentFonts, FontWeight } from './pdf-fonts';
+import { bidiLines, drawBidiLines, pdfkitLaysOut, type BidiLine } from './pdf-bidi';
+import type { DocumentFonts, FontWeight, TextFonts } from './pdf-fonts';
 import { cellText, columnsOf, columnWidthsOf } from './tables';
 import type { ExportRecord } from './types';
 
@@ -33,11 +33,11 @@ function cutText(text: string, length: number): string {
 const noRecords = { text: 'No records.', fontSize: 9, above: 4 };
 
 /**
- * A cell as it will be drawn, in the font that draws its text (pdf-fonts.ts): text pdfkit lays out
- * itself, or lines already in visual order (right-to-left text, pdf-bidi.ts).
+ * A cell as it will be drawn, in the fonts that draw its text (pdf-fonts.ts): text pdfkit lays out
+ * itself, or lines already in visual order and split by font (pdf-bidi.ts).
  */
 interface Cell {
-    font: string;
+    fonts: TextFonts;
     content: string | BidiLine[];
 }
 
@@ -115,13 +115,13 @@ export class PdfTable {
     private layOutRow(texts: string[], weight: FontWeight): RowLayout {
 
         const cells = texts.map((text, index) => this.cellOf(text, index, weight));
-        const textHeights = cells.map(({ font, content }, index) => {
+        const textHeights = cells.map(({ fonts, content }, index) => {
 
             if (typeof content !== 'string') {
                 return Math.max(content.length, 1) * this.lineHeight;
             }
 
-            const doc = this.doc.font(font).fontSize(tableFontSize);
+            const doc = this.doc.font(fonts.font).fontSize(tableFontSize);
             return content ? Math.min(doc.heightOfString(content, { width: this.textWidth(index) }), this.maxTextHeight) : this.lineHeight;
         });
 
@@ -137,7 +137,7 @@ export class PdfTable {
 
         const doc = this.doc;
         let x = doc.page.margins.left;
-        cells.forEach(({ font, content }, index) => {
+        cells.forEach(({ fonts, content }, index) => {
 
             const width = this.widths[index];
             if (background) {
@@ -145,7 +145,7 @@ export class PdfTable {
             }
 
             doc.rect(x, this.y, width, height).lineWidth(0.4).stroke('#999999');
-            doc.font(font).fontSize(tableFontSize).fillColor('#111111');
+            doc.font(fonts.font).fontSize(tableFontSize).fillColor('#111111');
             if (typeof content !== 'string') {
                 drawBidiLines(doc, content, x + padding, this.y + padding, this.textWidth(index), this.lineHeight);
             }
@@ -161,13 +161,12 @@ export class PdfTable {
         doc.y = this.y;
     }
 
-    /** A cell's text cut to what can show, with its font; right-to-left text also laid out in lines here, in visual order. */
+    /** A cell's text cut to what can show, with its fonts; text pdfkit cannot lay out (right-to-left, several fonts) also laid out in lines here. */
     private cellOf(text: string, index: number, weight: FontWeight): Cell {
 
         const shown = this.shownPart(text, index);
-        const font = this.fonts.fontFor(shown, weight);
-        // bidiLines measures with the document's current font: this cell's.
-        return { font, content: needsBidi(shown) ? bidiLines(this.doc.font(font).fontSize(tableFontSize), shown, this.textWidth(index), maxLinesPerCell) : shown };
+        const fonts = this.fonts.of(shown, weight, tableFontSize);
+        return { fonts, content: pdfkitLaysOut(shown, fonts) ? shown : bidiLines(this.doc.fontSize(tableFontSize), shown, fonts, this.textWidth(index), maxLinesPerCell) };
     }
 
     /**

@@ -1,7 +1,7 @@
 /*
- * Line breaking for the cells pdfkit does not lay out itself (right-to-left text, pdf-bidi.ts):
- * their lines must be known before each is put in visual order, and pdfkit keeps its own lines
- * to itself.
+ * Line breaking for the text pdfkit does not lay out itself (right-to-left text, text of several
+ * fonts; pdf-bidi.ts): its lines must be known before each is put in visual order and drawn run by
+ * run, and pdfkit keeps its own lines to itself.
  */
 
 /** The lines of a text, as offsets into it: `end` leaves out the spaces where a line broke. */
@@ -13,13 +13,18 @@ export interface LineRange {
 /** A text's width as it will be drawn. */
 export type Measure = (text: string) => number;
 
-/** A line may break inside a word before any character but a combining mark (a surrogate pair is one character). */
-const clusters = /\P{M}\p{M}*/gu;
+/**
+ * A character with what draws with it: its combining marks (emoji variation selectors among them),
+ * emoji skin-tone modifiers and tags, a zero-width joiner and the emoji it joins on (👩‍🌾).
+ * A line breaks inside a word, a font changes (pdf-fonts.ts) and a run is reversed (pdf-bidi.ts)
+ * only between them. A surrogate pair is one character.
+ */
+export const characterClusters = /[^](?:[\p{M}\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]|\u200D\p{Extended_Pictographic}?)*/gu;
 
-/** Where `text` may break between `start` and `end`, `end` included (a word of lone marks breaks only there). */
+/** Where `text` may break between `start` and `end`, `end` included. */
 function breakOffsets(text: string, start: number, end: number): number[] {
 
-    const offsets = [...text.slice(start, end).matchAll(clusters)].map((cluster) => start + cluster.index + cluster[0].length);
+    const offsets = [...text.slice(start, end).matchAll(characterClusters)].map((cluster) => start + cluster.index + cluster[0].length);
     return offsets.length > 0 ? offsets : [end];
 }
 

@@ -4,7 +4,7 @@ import { setImmediate as nextTurn } from 'timers/promises';
 
 import PDFDocument from 'pdfkit';
 
-import { drawBidiText, needsBidi } from './pdf-bidi';
+import { drawBidiText, pdfkitLaysOut } from './pdf-bidi';
 import { DocumentFonts, type PdfFontSet } from './pdf-fonts';
 import { PdfTable } from './pdf-table';
 import { generatedText, sectionTitle, wantsLandscape } from './tables';
@@ -29,15 +29,17 @@ function drawFooter(doc: PDFKit.PDFDocument, fonts: DocumentFonts, document: Exp
     const y = doc.page.height - bottom / 2 - 4;
     const width = doc.page.width - left - right;
     const pageText = `Page ${pageNumber}`;
+    const fontSize = 7;
     // One line beside the page number, cut with `…`: a long family name must not run under it or off the page.
-    const titleWidth = width - fonts.use(pageText, 'regular').fontSize(7).widthOfString(pageText) - 12;
+    const titleWidth = width - fonts.use(pageText, 'regular').fontSize(fontSize).widthOfString(pageText) - 12;
     const title = `${document.title} · ${document.familyName}`;
-    fonts.use(title, 'regular').fontSize(7).fillColor('#666666');
-    if (needsBidi(title)) {
-        drawBidiText(doc, title, left, y, titleWidth, 1);
+    const titleFonts = fonts.of(title, 'regular', fontSize);
+    doc.font(titleFonts.font).fontSize(fontSize).fillColor('#666666');
+    if (pdfkitLaysOut(title, titleFonts)) {
+        doc.text(title, left, y, { width: titleWidth, height: doc.currentLineHeight(), ellipsis: true });
     }
     else {
-        doc.text(title, left, y, { width: titleWidth, height: doc.currentLineHeight(), ellipsis: true });
+        drawBidiText(doc, title, titleFonts, left, y, titleWidth, 1);
     }
 
     fonts.use(pageText, 'regular').text(pageText, left, y, { width, align: 'right', lineBreak: false });
@@ -50,15 +52,17 @@ function drawHeading(doc: PDFKit.PDFDocument, fonts: DocumentFonts, document: Ex
 
     fonts.use(document.title, 'bold').fontSize(16).fillColor('#111111').text(document.title);
     const familyLine = `${document.familyName} · generated ${generatedText(document.generatedAt)}`;
-    fonts.use(familyLine, 'regular').fontSize(9).fillColor('#444444');
-    if (needsBidi(familyLine)) {
-        const top = doc.y;
-        const height = drawBidiText(doc, familyLine, margin, top, doc.page.width - 2 * margin);
-        doc.x = margin;
-        doc.y = top + height;
+    const familyLineSize = 9;
+    const lineFonts = fonts.of(familyLine, 'regular', familyLineSize);
+    doc.font(lineFonts.font).fontSize(familyLineSize).fillColor('#444444');
+    if (pdfkitLaysOut(familyLine, lineFonts)) {
+        doc.text(familyLine);
     }
     else {
-        doc.text(familyLine);
+        const top = doc.y;
+        const height = drawBidiText(doc, familyLine, lineFonts, margin, top, doc.page.width - 2 * margin);
+        doc.x = margin;
+        doc.y = top + height;
     }
 
     doc.moveDown(0.8);

@@ -4,30 +4,10 @@ import type { Server } from '@hapi/hapi';
 
 import { familyWithKey, testServer } from '../../helpers/server';
 import { dataOf } from '../records/fixtures';
-import { drawnTexts, type DrawnText } from './pdf-text';
+import { drawnTexts, joined, noBoxes, notesColumn, notesLines, same, type DrawnText } from './pdf-text';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
-
-const joined = (pieces: DrawnText[]): string => pieces.map((piece) => piece.text).join('');
-const same = (a: number, b: number) => Math.abs(a - b) < 0.01;
-
-/** Where the persons' notes column's text starts, and where the next column begins. */
-function notesColumn(page: DrawnText[]): { left: number; right: number } {
-
-    return { left: page.find((drawn) => drawn.text === 'notes')!.x, right: page.find((drawn) => drawn.text === 'parent 1 id')!.x };
-}
-
-/** The notes cell's lines, top down, each as the pieces drawn on it from left to right, on the row of the person named `firstName` (rows start with an id). */
-function notesLines(page: DrawnText[], firstName: string): DrawnText[][] {
-
-    const { left, right } = notesColumn(page);
-    const rowTop = page.find((drawn) => drawn.text === firstName)!.y;
-    const nextRowTop = Math.max(...page.filter((drawn) => drawn.text.startsWith('per_') && drawn.y < rowTop - 0.01).map((drawn) => drawn.y));
-    const cell = page.filter((drawn) => drawn.x >= left - 0.01 && drawn.x < right && drawn.y <= rowTop + 0.01 && drawn.y > nextRowTop);
-    const lineTops = [...new Set(cell.map((drawn) => drawn.y))].sort((a, b) => b - a);
-    return lineTops.map((y) => cell.filter((drawn) => same(drawn.y, y)).sort((a, b) => a.x - b.x));
-}
 
 describe('format=pdf with right-to-left text', () => {
 
@@ -89,6 +69,21 @@ describe('format=pdf with right-to-left text', () => {
         const end = hebrewFirst.at(-1)!;
         expect(hebrewFirst[0].x).to.be.above(left + 10);
         expect(right - (end.x + end.width)).to.be.within(4.9, 5.1);          // the cell's padding on either side
+    });
+
+    it('draws emoji among right-to-left text in Noto Emoji, in visual order, joined emoji kept whole', async () => {
+
+        const page = await drawnPersons([['E', 'שלום 🎂 עולם'], ['Z', 'שלום 👩‍🌾']]);
+        const { right } = notesColumn(page);
+        const [cake, ...more] = notesLines(page, 'E');
+        expect(more).to.equal([]);
+        expect(cake.map((drawn) => [drawn.text, drawn.font])).to.equal([['םלוע ', 'DejaVuSans'], ['🎂', 'NotoEmoji-Regular'], [' םולש', 'DejaVuSans']]);
+        expect(right - (cake[2].x + cake[2].width)).to.be.within(4.9, 5.1);
+
+        const [[farmer, name]] = notesLines(page, 'Z');
+        expect([farmer.text, farmer.font, farmer.glyphs.length]).to.equal(['👩‍🌾', 'NotoEmoji-Regular', 1]);          // one glyph: the joined emoji
+        expect(name.text).to.equal(' םולש');
+        noBoxes(page);
     });
 
     it('shapes Arabic: a letter takes its joining form', async () => {

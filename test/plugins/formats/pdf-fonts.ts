@@ -5,9 +5,10 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { usualFallbackFontPaths } from '../../../lib/config';
+import { PdfFontSet, type FontWeight } from '../../../plugins/formats/pdf-fonts';
 import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { dataOf } from '../records/fixtures';
-import { pdfPages } from './pdf-text';
+import { drawnTexts, joined, noBoxes, notesColumn, notesLines, pdfPages, same, type DrawnText } from './pdf-text';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -18,11 +19,24 @@ function embeddedFonts(bytes: Buffer): string[] {
     return [...new Set([...bytes.toString('latin1').matchAll(/\/BaseFont \/[A-Z]{6}\+([\w-]+)/g)].map((match) => match[1]))].sort();
 }
 
-async function personsPdf(family: FamilyFixture): Promise<{ text: string; fonts: string[] }> {
+async function personsPdf(family: FamilyFixture): Promise<{ text: string; fonts: string[]; page: DrawnText[] }> {
 
     const response = await family.inject('GET', '/api/v1/persons?format=pdf&sort=first_name');
     expect(response.statusCode, response.payload).to.equal(200);
-    return { text: (await pdfPages(response.rawPayload)).flat().join(' '), fonts: embeddedFonts(response.rawPayload) };
+    return { text: (await pdfPages(response.rawPayload)).flat().join(' '), fonts: embeddedFonts(response.rawPayload), page: (await drawnTexts(response.rawPayload))[0] };
+}
+
+/** The fonts the page's emoji are drawn in. */
+const emojiFonts = (page: DrawnText[]) => [...new Set(page.filter((drawn) => /\p{Extended_Pictographic}/u.test(drawn.text)).map((drawn) => drawn.font))];
+
+/** The notes cell's text as drawn, its lines joined by spaces (they broke at spaces). */
+const notesText = (page: DrawnText[], firstName: string) => notesLines(page, firstName).map(joined).join(' ');
+
+/** `text` as runs of one font each, named by PostScript name, as `fonts` would draw it. */
+function runsOf(fonts: PdfFontSet, text: string, weight: FontWeight = 'regular'): [string, string][] | string {
+
+    const faces = fonts.facesFor(text, weight);
+    return faces.runsOf ? faces.runsOf(text).map((run) => [run.text, run.face.font.postscriptName]) : faces.face.font.postscriptName;
 }
 
 /** Whether the tests of CJK text can run here; they are skipped, saying why, when not. */
@@ -69,6 +83,30 @@ describe('format=pdf fonts', () => {
             expect((await personsPdf(family)).fonts).to.equal(['DejaVuSans', 'DejaVuSans-Bold']);
         });
 
+        it('draws Chinese with emoji in one cell: each in its font, on one baseline', async () => {
+
+            const family = await familyWithKey(server);
+            dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Wang', last_name: '王', notes: '生日快乐 🎂' }), 201);
+
+            const { fonts, page } = await personsPdf(family);
+            expect(fonts).to.equal(['DejaVuSans', 'DejaVuSans-Bold', 'NotoEmoji-Regular', 'NotoSansCJKsc-Regular']);
+            const [line, ...more] = notesLines(page, 'Wang');
+            expect(more).to.equal([]);
+            expect(line.map((drawn) => [drawn.text, drawn.font])).to.equal([['生日快乐', 'NotoSansCJKsc-Regular'], [' ', 'DejaVuSans'], ['🎂', 'NotoEmoji-Regular']]);
+            noBoxes(page);
+        });
+
+        it('splits Chinese with emoji by font, Han in the forms the whole text asks for', () => {
+
+            const fonts = new PdfFontSet(usualFallbackFontPaths.filter((path) => Fs.existsSync(path)).slice(0, 1));
+            expect(runsOf(fonts, '王 Wang')).to.equal('NotoSansCJKsc-Regular');             // one font has it all: as before
+            expect(runsOf(fonts, '生日 🎂')).to.equal([['生日', 'NotoSansCJKsc-Regular'], [' ', 'DejaVuSans'], ['🎂', 'NotoEmoji-Regular']]);
+
+            // A line of a wrapped text holding no kana still takes the Japanese forms of the text it is part of.
+            const faces = fonts.facesFor('山田 はなこ 🎂', 'regular');
+            expect(faces.runsOf!('山田').map((run) => run.face.font.postscriptName)).to.equal(['NotoSansCJKjp-Regular']);
+        });
+
         it('draws a Chinese family name under the title and at every page\'s foot', async () => {
 
             const family = await familyWithKey(server);
@@ -92,5 +130,95 @@ describe('format=pdf fonts', () => {
         finally {
             await server.stop();
         }
+    });
+
+    describe('emoji', () => {
+
+        let server: Server;
+
+        before(async () => {
+
+            server = await testServer();
+        });
+
+        after(() => server.stop());
+
+        it('draws emoji among Latin in Noto Emoji and the rest in DejaVu Sans, in reading order, without a missing-glyph box', async () => {
+
+            const family = await familyWithKey(server);
+            const notes = 'Grandma\'s 90th 🎂 and Zoë 🌸';
+            dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Zoë 🌸', last_name: 'Berg', notes }), 201);
+
+            const { text, fonts, page } = await personsPdf(family);
+            expect(fonts).to.equal(['DejaVuSans', 'DejaVuSans-Bold', 'NotoEmoji-Regular']);
+            expect(notesText(page, 'Zoë ')).to.equal(notes);
+            expect(text.replace(/\s+/g, ' ')).to.contain(`Zoë 🌸 Berg unknown ${notes}`);            // pdf.js's text extraction, in reading order
+            expect(emojiFonts(page)).to.equal(['NotoEmoji-Regular']);
+            noBoxes(page);
+        });
+
+        it('keeps an emoji with its skin tone, joined emoji and a keycap whole, in Noto Emoji', () => {
+
+            const fonts = new PdfFontSet([]);
+            expect(runsOf(fonts, 'Farmer 👩‍🌾, 👍🏽 1️⃣')).to.equal([['Farmer ', 'DejaVuSans'], ['👩‍🌾', 'NotoEmoji-Regular'], [', ', 'DejaVuSans'], ['👍🏽', 'NotoEmoji-Regular'], [' ', 'DejaVuSans'], ['1️⃣', 'NotoEmoji-Regular']]);
+
+            // Emoji alone are runs too: Noto Emoji has no `…` for pdfkit to end a cut cell with, and its space is an emoji wide.
+            expect(runsOf(fonts, '🎂 🌸')).to.equal([['🎂', 'NotoEmoji-Regular'], [' ', 'DejaVuSans'], ['🌸', 'NotoEmoji-Regular']]);
+        });
+
+        it('leaves to pdfkit, in one font, a text one font draws, and one no font draws better', () => {
+
+            const fonts = new PdfFontSet([]);
+            for (const text of ['Zoë Müller, Łódź', 'Ελένη Иванова', 'שלום', 'Zoë 😀', '']) {
+                expect(runsOf(fonts, text), text).to.equal('DejaVuSans');              // DejaVu Sans has a few emoji (😀) of its own
+            }
+
+            expect(runsOf(fonts, '小明')).to.equal('DejaVuSans');                  // no CJK font: boxes, as before
+            expect(runsOf(fonts, 'Title 🎂', 'bold')).to.equal([['Title ', 'DejaVuSans-Bold'], ['🎂', 'NotoEmoji-Regular']]);
+        });
+
+        it('wraps a long note of Latin and emoji within its column and cuts it after 12 lines with …', async () => {
+
+            const family = await familyWithKey(server);
+            const notes = Array.from({ length: 300 }, (_, index) => `word${index} 🎂🌸`).join(' ');
+            dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Long', last_name: 'Berg', notes }), 201);
+
+            const { page } = await personsPdf(family);
+            const { left, right } = notesColumn(page);
+            const lines = notesLines(page, 'Long');
+            expect(lines).to.have.length(12);
+            for (const line of lines) {
+                expect(same(line[0].x, left)).to.be.true();
+                const end = line.at(-1)!;
+                expect(end.x + end.width).to.be.at.most(right - 5 + 0.01);       // within the cell's padding
+                expect(line.map((drawn) => drawn.font)).to.include('NotoEmoji-Regular');
+            }
+
+            const shown = lines.map(joined).join(' ');
+            expect(shown).to.endWith('…');
+            expect(notes.startsWith(shown.slice(0, -1).trimEnd())).to.be.true();
+            noBoxes(page);
+        });
+
+        it('draws an emoji in the family\'s name under the title and at every page\'s foot', async () => {
+
+            const family = await familyWithKey(server);
+            await server.app.services.models.Family.update({ name: 'Berg 🌸' }, { where: { family_long_id: family.familyLongId } });
+            dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Ada', last_name: 'Berg' }), 201);
+
+            const { page } = await personsPdf(family);
+            const lineOf = (piece: DrawnText) => page.filter((drawn) => same(drawn.y, piece.y) && drawn.text !== 'Page 1').sort((a, b) => a.x - b.x);
+            expect(joined(lineOf(page.find((drawn) => drawn.text.startsWith('Berg'))!))).to.match(/^Berg 🌸 · generated \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+            expect(joined(lineOf(page.find((drawn) => drawn.text.startsWith('Persons ·'))!))).to.equal('Persons · Berg 🌸');
+            expect(emojiFonts(page)).to.equal(['NotoEmoji-Regular']);
+            noBoxes(page);
+        });
+
+        it('embeds DejaVu Sans alone for text it draws alone', async () => {
+
+            const family = await familyWithKey(server);
+            dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Zoë', last_name: 'Müller', notes: 'Łódź, Ørsted, Straße; Ελένη Иванова' }), 201);
+            expect((await personsPdf(family)).fonts).to.equal(['DejaVuSans', 'DejaVuSans-Bold']);
+        });
     });
 });

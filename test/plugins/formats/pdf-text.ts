@@ -34,8 +34,10 @@ export interface DrawnText {
     width: number;
     /** The glyphs' characters, in drawing order: the visual order, not the order the text is read in. */
     text: string;
-    /** The glyphs' codes in the font: one Arabic letter in two joining forms is two glyphs. */
+    /** The glyphs' codes in the font: one Arabic letter in two joining forms is two glyphs. pdfkit's code 0 is the font's missing-glyph box (.notdef). */
     glyphs: number[];
+    /** The font's PostScript name, without pdfkit's subset tag (`ABCDEF+`). */
+    font: string;
 }
 
 /**
@@ -52,12 +54,14 @@ export function drawnTexts(bytes: Buffer): Promise<DrawnText[][]> {
         let x = 0;
         let y = 0;
         let fontSize = 0;
+        let font = '';
         fnArray.forEach((operation, index) => {
 
             if (operation === pdfjs.OPS.setTextMatrix) {
                 [, , , , x, y] = argsArray[index][0];
             }
             else if (operation === pdfjs.OPS.setFont) {
+                font = (page.commonObjs.get(argsArray[index][0]) as { name: string }).name.replace(/^[A-Z]{6}\+/, '');
                 fontSize = argsArray[index][1];
             }
             else if (operation === pdfjs.OPS.showText) {
@@ -65,12 +69,35 @@ export function drawnTexts(bytes: Buffer): Promise<DrawnText[][]> {
                 const shown = argsArray[index][0] as (number | { unicode: string; originalCharCode: number; width: number })[];
                 const glyphs = shown.filter((glyph) => typeof glyph === 'object');
                 const advance = shown.reduce<number>((sum, glyph) => (typeof glyph === 'number' ? sum - glyph : sum + glyph.width), 0);
-                drawn.push({ x, y, width: advance * fontSize / 1000, text: glyphs.map((glyph) => glyph.unicode).join(''), glyphs: glyphs.map((glyph) => glyph.originalCharCode) });
+                drawn.push({ x, y, width: advance * fontSize / 1000, text: glyphs.map((glyph) => glyph.unicode).join(''), glyphs: glyphs.map((glyph) => glyph.originalCharCode), font });
             }
         });
 
         return drawn;
     });
+}
+
+export const joined = (pieces: DrawnText[]): string => pieces.map((piece) => piece.text).join('');
+
+/** Nothing on the page is drawn as a font's missing-glyph box. */
+export const noBoxes = (page: DrawnText[]) => expect(page.filter((drawn) => drawn.glyphs.includes(0)).map((drawn) => drawn.text)).to.equal([]);
+export const same = (a: number, b: number) => Math.abs(a - b) < 0.01;
+
+/** Where the persons' notes column's text starts, and where the next column begins. */
+export function notesColumn(page: DrawnText[]): { left: number; right: number } {
+
+    return { left: page.find((drawn) => drawn.text === 'notes')!.x, right: page.find((drawn) => drawn.text === 'parent 1 id')!.x };
+}
+
+/** The notes cell's lines, top down, each as the pieces drawn on it from left to right, on the row of the person named `firstName` (rows start with an id). */
+export function notesLines(page: DrawnText[], firstName: string): DrawnText[][] {
+
+    const { left, right } = notesColumn(page);
+    const rowTop = page.find((drawn) => drawn.text === firstName)!.y;
+    const nextRowTop = Math.max(...page.filter((drawn) => drawn.text.startsWith('per_') && drawn.y < rowTop - 0.01).map((drawn) => drawn.y));
+    const cell = page.filter((drawn) => drawn.x >= left - 0.01 && drawn.x < right && drawn.y <= rowTop + 0.01 && drawn.y > nextRowTop);
+    const lineTops = [...new Set(cell.map((drawn) => drawn.y))].sort((a, b) => b - a);
+    return lineTops.map((y) => cell.filter((drawn) => same(drawn.y, y)).sort((a, b) => a.x - b.x));
 }
 
 /** A PDF export that must have succeeded, with its text page by page. */

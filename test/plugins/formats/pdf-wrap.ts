@@ -31,11 +31,12 @@ describe('wrapLines()', () => {
         expect(wrapped('', 10)).to.equal(['']);
     });
 
-    it('cuts a word wider than a line, never between a letter and its marks or inside a surrogate pair', () => {
+    it('cuts a word wider than a line, never between a letter and its marks, inside a surrogate pair or an emoji sequence', () => {
 
         expect(wrapped('abcdefgh ij', 3)).to.equal(['abc', 'def', 'gh', 'ij']);
         expect(wrapped('שָׁלוֹם', 2)).to.equal(['שָׁל', 'וֹם']);
         expect(wrapped('😀😀😀', 2)).to.equal(['😀😀', '😀']);
+        expect(wrapped('👩‍🌾👍🏽1️⃣', 1)).to.equal(['👩‍🌾', '👍🏽', '1️⃣']);            // joined emoji, a skin tone, a keycap
         expect(wrapped('abc', 0)).to.equal(['a', 'b', 'c']);                   // a line moves on by one character at least
     });
 
