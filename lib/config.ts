@@ -28,7 +28,7 @@ export interface Config {
      * Unset on the embedded default: one is generated once and kept in the database.
      */
     secretKey?: string;
-    /** Font files PDF exports draw with where DejaVu Sans has no glyph (Chinese, Japanese, Korean), tried in order after the built-in emoji font. */
+    /** Font files PDF exports draw with where DejaVu Sans has no glyph (Indic scripts, Thai, Ethiopic, Chinese, Japanese, Korean…), tried in order after the built-in emoji font. */
     pdfFallbackFonts: string[];
     /** Watch policy files and reload on change (off in most tests: they reload explicitly). */
     watchPolicies: boolean;
@@ -59,20 +59,38 @@ const schema = Joi.object({
 
 /**
  * Where distributions install Noto Sans CJK: Debian and Ubuntu (fonts-noto-cjk), Alpine
- * (font-noto-cjk), Arch (noto-fonts-cjk), Fedora (google-noto-sans-cjk-ttc-fonts). Without
- * PDF_FALLBACK_FONTS, the first of them that exists is the fallback font.
+ * (font-noto-cjk), Arch (noto-fonts-cjk), Fedora (google-noto-sans-cjk-ttc-fonts).
  */
-export const usualFallbackFontPaths: readonly string[] = [
+export const notoSansCjkPaths: readonly string[] = [
     '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
     '/usr/share/fonts/noto/NotoSansCJK-Regular.ttc',
     '/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc',
     '/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc'
 ];
 
+/**
+ * The living scripts DejaVu Sans has no glyphs for, whose Noto Sans fonts Debian and Ubuntu install
+ * with fonts-noto-core (Alpine font-noto, Arch noto-fonts, Fedora google-noto-sans-*-fonts), each in
+ * one of these folders. fontkit shapes them (Indic conjuncts and vowel signs, Thai, Khmer, Myanmar…).
+ */
+const notoSansScripts = ['Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala',
+    'Thai', 'Lao', 'Khmer', 'Myanmar', 'Ethiopic', 'Syriac', 'Thaana', 'Cherokee', 'CanadianAboriginal'];
+const notoSansFolders = ['/usr/share/fonts/truetype/noto', '/usr/share/fonts/noto', '/usr/share/fonts/google-noto'];
+
+/**
+ * The fallback fonts without PDF_FALLBACK_FONTS: one font per group, the first of its places that
+ * exists. The scripts' fonts first, Noto Sans CJK last: each is read on first need, and a Hindi name
+ * should not read the 20 MB CJK collection on its way.
+ */
+export const usualFallbackFonts: readonly (readonly string[])[] = [
+    ...notoSansScripts.map((script) => notoSansFolders.map((folder) => Path.join(folder, `NotoSans${script}-Regular.ttf`))),
+    notoSansCjkPaths
+];
+
 function fallbackFonts(setting: string | undefined): string[] {
 
     if (setting === undefined) {
-        return usualFallbackFontPaths.filter((path) => Fs.existsSync(path)).slice(0, 1);
+        return usualFallbackFonts.map((places) => places.find((path) => Fs.existsSync(path))).filter((path): path is string => path !== undefined);
     }
 
     return setting.split(',').map((path) => path.trim()).filter(Boolean).map((path) => Path.resolve(path));

@@ -4,7 +4,7 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { ConfigError, configFromEnvironment, usualFallbackFontPaths } from '../../lib/config';
+import { ConfigError, configFromEnvironment, usualFallbackFonts } from '../../lib/config';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
@@ -48,9 +48,15 @@ describe('configFromEnvironment()', () => {
 
         const fontsOf = (env: NodeJS.ProcessEnv) => configFromEnvironment(env).pdfFallbackFonts;
 
-        it('is, when unset, the first place a distribution installs Noto Sans CJK that exists here, or nothing', () => {
+        it('is, when unset, each usual font (Noto Sans of a script, Noto Sans CJK last) at the first of its places that exists here', () => {
 
-            expect(fontsOf({})).to.equal(usualFallbackFontPaths.filter((path) => Fs.existsSync(path)).slice(0, 1));
+            const found = usualFallbackFonts.map((places) => places.find((path) => Fs.existsSync(path))).filter(Boolean);
+            expect(fontsOf({})).to.equal(found);
+            // .ci/run installs Debian's fonts-noto-core and fonts-noto-cjk.
+            if (found.length === usualFallbackFonts.length) {
+                expect(fontsOf({})[0]).to.equal('/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf');
+                expect(fontsOf({}).at(-1)).to.equal('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc');
+            }
         });
 
         it('takes files separated by commas, relative ones from the current directory; empty is none', () => {

@@ -4,7 +4,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { usualFallbackFontPaths } from '../../../lib/config';
+import { notoSansCjkPaths } from '../../../lib/config';
 import { PdfFontSet, type FontWeight } from '../../../plugins/formats/pdf-fonts';
 import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { dataOf } from '../records/fixtures';
@@ -40,9 +40,15 @@ function runsOf(fonts: PdfFontSet, text: string, weight: FontWeight = 'regular')
 }
 
 /** Whether the tests of CJK text can run here; they are skipped, saying why, when not. */
-const cjkFontInstalled = usualFallbackFontPaths.some((path) => Fs.existsSync(path));
+const cjkFontInstalled = notoSansCjkPaths.some((path) => Fs.existsSync(path));
 if (!cjkFontInstalled) {
     process.stdout.write('\nSkipping the PDF tests of Chinese, Japanese and Korean: Noto Sans CJK is missing (.ci/run installs Debian\'s fonts-noto-cjk).\n');
+}
+
+/** Whether the tests of the scripts' Noto Sans fonts can run here (the first and last of the default list, as .ci/run installs them). */
+const scriptFontsInstalled = ['Devanagari', 'Thaana'].every((script) => Fs.existsSync(`/usr/share/fonts/truetype/noto/NotoSans${script}-Regular.ttf`));
+if (!scriptFontsInstalled) {
+    process.stdout.write('\nSkipping the PDF tests of Indic scripts and Thai: Noto Sans of those scripts is missing (.ci/run installs Debian\'s fonts-noto-core).\n');
 }
 
 const cjkPersons = [
@@ -98,7 +104,7 @@ describe('format=pdf fonts', () => {
 
         it('splits Chinese with emoji by font, Han in the forms the whole text asks for', () => {
 
-            const fonts = new PdfFontSet(usualFallbackFontPaths.filter((path) => Fs.existsSync(path)).slice(0, 1));
+            const fonts = new PdfFontSet(notoSansCjkPaths.filter((path) => Fs.existsSync(path)).slice(0, 1));
             expect(runsOf(fonts, '王 Wang')).to.equal('NotoSansCJKsc-Regular');             // one font has it all: as before
             expect(runsOf(fonts, '生日 🎂')).to.equal([['生日', 'NotoSansCJKsc-Regular'], [' ', 'DejaVuSans'], ['🎂', 'NotoEmoji-Regular']]);
 
@@ -116,6 +122,42 @@ describe('format=pdf fonts', () => {
             const { text, fonts } = await personsPdf(family);
             expect(text).to.include(['王家 · generated', 'Persons · 王家']);
             expect(fonts).to.include('NotoSansCJKsc-Regular');
+        });
+    });
+
+    describe('with the Noto Sans fonts of fonts-noto-core installed (default fallback fonts too)', { skip: !scriptFontsInstalled }, () => {
+
+        let server: Server;
+
+        before(async () => {
+
+            server = await testServer();
+        });
+
+        after(() => server.stop());
+
+        it('draws Hindi, Bengali, Tamil, Thai and Amharic names with their script\'s font, shaped, and Latin among them with DejaVu Sans', async () => {
+
+            const family = await familyWithKey(server);
+            for (const person of [
+                { first_name: 'अनिल', last_name: 'शर्मा', birth_place: 'दिल्ली', notes: 'क्षत्रिय परिवार, born 1950' },
+                { first_name: 'রবীন্দ্রনাথ', last_name: 'ঠাকুর' },
+                { first_name: 'முருகன்', last_name: 'சுப்பிரமணியம்' },
+                { first_name: 'สมชาย', last_name: 'ใจดี' },
+                { first_name: 'አበበ', last_name: 'ቢቂላ' }
+            ]) {
+                dataOf(await family.inject('POST', '/api/v1/persons', person), 201);
+            }
+
+            const { fonts, page } = await personsPdf(family);
+            expect(fonts).to.equal(['DejaVuSans', 'DejaVuSans-Bold', 'NotoSansBengali-Regular', 'NotoSansDevanagari-Regular', 'NotoSansEthiopic-Regular', 'NotoSansTamil-Regular', 'NotoSansThai-Regular']);
+            noBoxes(page);
+            // Shaped, not drawn letter by letter: the vowel sign ि is drawn before the consonant it follows, and
+            // क्षत्रिय (8 characters) is 4 glyphs: the conjuncts क्ष and त्र, ि, य.
+            const devanagari = page.filter((drawn) => drawn.font === 'NotoSansDevanagari-Regular');
+            expect(devanagari.map((drawn) => drawn.text)).to.include('अिनल');
+            expect(devanagari.find((drawn) => drawn.text.startsWith('क्ष'))!.glyphs).to.have.length(4);
+            expect(page.filter((drawn) => drawn.font === 'DejaVuSans').map((drawn) => drawn.text).join(' ')).to.contain('born 1950');
         });
     });
 
