@@ -19,8 +19,19 @@ const bidi = bidiFactory();
 /** A character of a right-to-left script's blocks (Arabic-Indic digits included), or a right-to-left mark, embedding, override or isolate. */
 const rightToLeftCharacter = /[\u0590-\u08ff\u200f\u202b\u202e\u2067\ufb1d-\ufdff\ufe70-\ufefe\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
 
-/** Whether pdfkit lays a text out itself (it is the usual case): it is left to right, in one font. Any other is laid out here. */
-export const pdfkitLaysOut = (text: string, fonts: TextFonts): boolean => !fonts.runsOf && !rightToLeftCharacter.test(text);
+/**
+ * A combining mark other than the accents of Latin, Greek and Cyrillic (U+0300–U+036F): a vowel
+ * sign of an Indic script or Thai, a variation selector. pdfkit breaks a word too wide for its
+ * column between any two characters, which can put such a mark alone at the start of the next line
+ * (a Tamil vowel sign drawn on a dotted circle); pdf-wrap.ts breaks only between characters with their marks.
+ */
+const markOfAnotherScript = /[^\P{M}\u0300-\u036f]/u;
+
+/**
+ * Whether pdfkit lays a text out itself (it is the usual case): it is left to right, in one font,
+ * and has no mark pdfkit could cut off its character. Any other is laid out here.
+ */
+export const pdfkitLaysOut = (text: string, fonts: TextFonts): boolean => !fonts.runsOf && !rightToLeftCharacter.test(text) && !markOfAnotherScript.test(text);
 
 /**
  * fontkit's rule: a string is laid out right to left when its first character of a particular
