@@ -2,6 +2,7 @@ import Crypto from 'crypto';
 import Zlib from 'zlib';
 
 import { randomBase62, toBase62 } from '../lib/ids';
+import { sameBytes } from '../lib/same-bytes';
 
 /*
  * API keys look like GitHub's tokens: a recognisable prefix, 30 random base62
@@ -50,9 +51,7 @@ export function hashApiKey(token: string, pepper: Buffer): string {
 /** Constant-time comparison of two hex hashes. */
 export function hashesEqual(a: string, b: string): boolean {
 
-    const left = Buffer.from(a, 'hex');
-    const right = Buffer.from(b, 'hex');
-    return left.length === right.length && Crypto.timingSafeEqual(left, right);
+    return sameBytes(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 }
 
 /** What may be shown of a key after creation. */

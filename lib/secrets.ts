@@ -2,6 +2,7 @@ import Crypto from 'crypto';
 
 import type { Models } from '../models';
 import { ConfigError } from './config';
+import { sameBytes } from './same-bytes';
 
 /**
  * The master secret: SECRET_KEY when set (production), otherwise one generated
@@ -51,7 +52,7 @@ async function checkSameSecret(models: Models, secret: Buffer): Promise<void> {
     const check = derivedKey(secret, 'secret-key-check');
     const [setting] = await models.ServiceSetting.findOrCreate({ where: { name: 'secret_key_check' }, defaults: { name: 'secret_key_check', value: check.toString('base64url') } });
     const kept = Buffer.from(setting.value, 'base64url');
-    if (kept.length !== check.length || !Crypto.timingSafeEqual(kept, check)) {
+    if (!sameBytes(kept, check)) {
         throw new ConfigError('Invalid configuration: SECRET_KEY is not the secret this database is used with: API keys, sessions, signed file URLs and webhook secrets would not verify. Set the SECRET_KEY the service runs with (the CLI needs it too).');
     }
 }

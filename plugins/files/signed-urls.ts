@@ -1,6 +1,7 @@
 import Crypto from 'crypto';
 
 import { apiError } from '../../lib/errors';
+import { sameBytes } from '../../lib/same-bytes';
 import type { RecordRow } from '../records/serialize';
 import type { FilesContext } from './context';
 
@@ -28,7 +29,7 @@ export function verifyFileToken(key: Buffer, token: string, nowSeconds: number):
     const [payload, given, ...rest] = token.split('.');
     // The signature's text is compared, not its decoded bytes: base64url has several spellings of the same bytes.
     const expected = Buffer.from(signature(key, payload));
-    if (rest.length > 0 || given === undefined || Buffer.byteLength(given) !== expected.length || !Crypto.timingSafeEqual(Buffer.from(given), expected)) {
+    if (rest.length > 0 || given === undefined || !sameBytes(Buffer.from(given), expected)) {
         throw invalid;
     }
 

@@ -5,6 +5,7 @@ import Boom from '@hapi/boom';
 import Joi from 'joi';
 import { Op, UniqueConstraintError } from 'sequelize';
 
+import { sameBytes } from '../../lib/same-bytes';
 import type { Models } from '../../models';
 import type { SiteContext } from './context';
 import { findSession, signedInSessionId } from './sessions';
@@ -54,9 +55,7 @@ function nonceOf(request: Request, token: string): string | undefined {
         return undefined;
     }
 
-    const expected = Buffer.from(macOf(sessionId, nonce));
-    const given = Buffer.from(mac);
-    return expected.length === given.length && Crypto.timingSafeEqual(expected, given) ? nonce : undefined;
+    return sameBytes(Buffer.from(macOf(sessionId, nonce)), Buffer.from(mac)) ? nonce : undefined;
 }
 
 /** Claims the token for this send; when it was sent before, returns what that send made (null: still being made, or it failed). */
