@@ -21,6 +21,24 @@ const sectionTitleStyle = { fontSize: 12, gapBelowLines: 0.3 };
  */
 const sliceMs = 10;
 
+/**
+ * A line of the document's own holding the family's name (under the title, at the foot): pdfkit
+ * lays it out when it can, pdf-bidi.ts when it cannot (right-to-left text, several fonts). At most
+ * `maxLines`, the last cut with `…`. Returns the height it took.
+ */
+function drawNameLine(doc: PDFKit.PDFDocument, fonts: DocumentFonts, text: string, style: { fontSize: number; color: string }, box: { x: number; y: number; width: number; maxLines?: number }): number {
+
+    const textFonts = fonts.of(text, 'regular', style.fontSize);
+    doc.font(textFonts.font).fontSize(style.fontSize).fillColor(style.color);
+    if (!pdfkitLaysOut(text, textFonts)) {
+        return drawBidiText(doc, text, textFonts, box.x, box.y, box.width, box.maxLines);
+    }
+
+    const cut = box.maxLines === undefined ? {} : { height: doc.currentLineHeight() * box.maxLines, ellipsis: true };
+    doc.text(text, box.x, box.y, { width: box.width, ...cut });
+    return doc.y - box.y;
+}
+
 /** Every page says what it is and its number, at the foot, outside the area tables fill. */
 function drawFooter(doc: PDFKit.PDFDocument, fonts: DocumentFonts, document: ExportDocument, pageNumber: number): void {
 
@@ -32,16 +50,7 @@ function drawFooter(doc: PDFKit.PDFDocument, fonts: DocumentFonts, document: Exp
     const fontSize = 7;
     // One line beside the page number, cut with `…`: a long family name must not run under it or off the page.
     const titleWidth = width - fonts.use(pageText, 'regular').fontSize(fontSize).widthOfString(pageText) - 12;
-    const title = `${document.title} · ${document.familyName}`;
-    const titleFonts = fonts.of(title, 'regular', fontSize);
-    doc.font(titleFonts.font).fontSize(fontSize).fillColor('#666666');
-    if (pdfkitLaysOut(title, titleFonts)) {
-        doc.text(title, left, y, { width: titleWidth, height: doc.currentLineHeight(), ellipsis: true });
-    }
-    else {
-        drawBidiText(doc, title, titleFonts, left, y, titleWidth, 1);
-    }
-
+    drawNameLine(doc, fonts, `${document.title} · ${document.familyName}`, { fontSize, color: '#666666' }, { x: left, y, width: titleWidth, maxLines: 1 });
     fonts.use(pageText, 'regular').text(pageText, left, y, { width, align: 'right', lineBreak: false });
     doc.page.margins.bottom = bottom;
     doc.x = left;
@@ -51,20 +60,11 @@ function drawFooter(doc: PDFKit.PDFDocument, fonts: DocumentFonts, document: Exp
 function drawHeading(doc: PDFKit.PDFDocument, fonts: DocumentFonts, document: ExportDocument): void {
 
     fonts.use(document.title, 'bold').fontSize(16).fillColor('#111111').text(document.title);
+    const top = doc.y;
     const familyLine = `${document.familyName} · generated ${generatedText(document.generatedAt)}`;
-    const familyLineSize = 9;
-    const lineFonts = fonts.of(familyLine, 'regular', familyLineSize);
-    doc.font(lineFonts.font).fontSize(familyLineSize).fillColor('#444444');
-    if (pdfkitLaysOut(familyLine, lineFonts)) {
-        doc.text(familyLine);
-    }
-    else {
-        const top = doc.y;
-        const height = drawBidiText(doc, familyLine, lineFonts, margin, top, doc.page.width - 2 * margin);
-        doc.x = margin;
-        doc.y = top + height;
-    }
-
+    const height = drawNameLine(doc, fonts, familyLine, { fontSize: 9, color: '#444444' }, { x: margin, y: top, width: doc.page.width - 2 * margin });
+    doc.x = margin;
+    doc.y = top + height;
     doc.moveDown(0.8);
 }
 
