@@ -141,19 +141,14 @@ export function signInRoutes(context: SiteContext): ServerRoute[] {
                     }
 
                     const step = totpStepOf(unsealSecret(user.totp_secret, context.twoFactorKeys.totpSecrets), user.email, code);
-                    if (step !== undefined && await takeTotpStep(models, user.id, step)) {
-                        await pending.destroy();
-                        h.unstate(twoFactorCookie);
-                        return signIn(request, h, user, next);
-                    }
-
-                    if (!await takeRecoveryCode(context, user.id, code)) {
+                    const byAppCode = step !== undefined && await takeTotpStep(models, user.id, step);
+                    if (!byAppCode && !await takeRecoveryCode(context, user.id, code)) {
                         return failed();
                     }
 
                     await pending.destroy();
                     h.unstate(twoFactorCookie);
-                    return signIn(request, h, user, next, 'two_factor.recovery_code_used');
+                    return signIn(request, h, user, next, byAppCode ? undefined : 'two_factor.recovery_code_used');
                 }
             }
         },
