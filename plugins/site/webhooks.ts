@@ -3,9 +3,11 @@ import Boom from '@hapi/boom';
 import { Op } from 'sequelize';
 
 import type { Models } from '../../models';
+import type { WebhookAttempt } from '../../models/webhook-attempt';
 import type { WebhookDelivery } from '../../models/webhook-delivery';
 import type { WebhookEndpoint } from '../../models/webhook-endpoint';
 import type { WebhooksApi } from '../webhooks';
+import { isDelivered } from '../webhooks/attempt';
 
 /*
  * The pages call the webhooks plugin's services (`server.plugins.webhooks`), never
@@ -61,13 +63,20 @@ export async function deliveryRows(models: Models, deliveries: readonly WebhookD
     }));
 }
 
-/** How the page words the outcome of a test event or redelivery sent while the user waited. */
-export function attemptResult(outcome: { delivered: boolean; result: { statusCode?: number | null; latencyMs?: number; error?: string | null } }) {
+/** A page's flash for an attempt made by hand (a test event, a redelivery): the attempt as the delivery log keeps it. */
+function attemptResult(attempt: WebhookAttempt) {
 
-    return {
-        delivered: outcome.delivered,
-        statusCode: outcome.result.statusCode ?? null,
-        latencyMs: outcome.result.latencyMs,
-        error: outcome.result.error ?? null
-    };
+    return { delivered: isDelivered(attempt.status_code), statusCode: attempt.status_code, latencyMs: attempt.latency_ms, error: attempt.error };
+}
+
+/**
+ * The latest attempt of `trigger` at one of the family's deliveries, for the page a test event or
+ * redelivery redirects to (`?test=<delivery id>`): the page shows the attempt's outcome from the log,
+ * so reloading it sends nothing again. Undefined for a delivery of another family, or none.
+ */
+export async function manualAttempt(models: Models, familyLongId: string, deliveryId: string | undefined, trigger: 'ping' | 'redeliver') {
+
+    const delivery = deliveryId === undefined ? null : await models.WebhookDelivery.findOne({ where: { id: deliveryId, family_long_id: familyLongId } });
+    const attempt = delivery && await models.WebhookAttempt.findOne({ where: { delivery_id: delivery.id, trigger }, order: [['id', 'DESC']] });
+    return attempt ? { endpointId: delivery!.endpoint_id, ...attemptResult(attempt) } : undefined;
 }

@@ -18,6 +18,9 @@ export interface AttemptOutcome {
     delivered: boolean;
 }
 
+/** A 2xx answer delivers; any other, a redirect included, does not. */
+export const isDelivered = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;
+
 /** Why a response that arrived is not a success, when the status code alone does not say it. */
 function responseError(result: SendResult): string | null {
 
@@ -61,8 +64,7 @@ export async function attemptDelivery(context: WebhooksContext, claimed: Claimed
         };
 
         const { address, ...result } = await send(destination, headers, claimed.payload, limits, context.transport.agent);
-        const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-        return { claimed, trigger, startedAt, result: { ...result, error: responseError(result) }, address, delivered };
+        return { claimed, trigger, startedAt, result: { ...result, error: responseError(result) }, address, delivered: isDelivered(result.statusCode) };
     }
     catch (error) {
         if (error instanceof DestinationRefused) {

@@ -13,7 +13,7 @@ import { withNotice } from '../notices';
 import { superAdminPage } from '../route-auth';
 import { stackedBarChart } from '../usage-chart';
 import { familyUsage, usageTotals } from '../usage-report';
-import { attemptResult, endpointRow, hasWebhooks, webhookServices } from '../webhooks';
+import { endpointRow, hasWebhooks, manualAttempt, webhookServices } from '../webhooks';
 
 const familyId = { params: Joi.object({ id: idParam }) };
 // The chart splits by this many keys; the rest are summed as "other keys".
@@ -80,7 +80,16 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
         {
             method: 'GET',
             path: '/admin/apis/families/{id}',
-            options: { auth: superAdminPage, validate: familyId, handler: (request, h) => familyPage(request, h) }
+            options: {
+                auth: superAdminPage,
+                // After a test event the page is drawn again from the delivery log (manualAttempt() says why).
+                validate: { ...familyId, query: Joi.object({ webhook_test: idParam.optional(), notice: Joi.string() }) },
+                async handler(request, h) {
+
+                    const { webhook_test: deliveryId } = request.query as { webhook_test?: string };
+                    return familyPage(request, h, { webhookTest: await manualAttempt(models, request.params.id as string, deliveryId, 'ping') });
+                }
+            }
         },
         {
             method: 'POST',
@@ -114,17 +123,19 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
                 async handler(request, h) {
 
                     const { id, endpointId } = request.params as { id: string; endpointId: string };
-                    let outcome;
+                    let attempt;
                     try {
-                        ({ outcome } = await webhookServices(request).ping(id, endpointId));
+                        attempt = await webhookServices(request).ping(id, endpointId);
                     }
                     catch (error) {
                         const refusal = refusalOf(error);
                         return familyPage(request, h, { error: refusal.message }, refusal.statusCode);
                     }
 
+                    const { outcome, delivery } = attempt;
                     await audit(models, request, { action: 'webhook.test', familyLongId: id, target: endpointId, detail: outcome.delivered ? `delivered (${outcome.result.statusCode}), by a super-admin` : `failed: ${outcome.result.error ?? outcome.result.statusCode}, by a super-admin` });
-                    return familyPage(request, h, { webhookTest: { endpointId, ...attemptResult(outcome) } });
+                    // Post/redirect/get: reloading the page that shows the outcome must not send another test event.
+                    return h.redirect(`/admin/apis/families/${id}?webhook_test=${delivery.id}`);
                 }
             }
         },

@@ -10,7 +10,7 @@ import { sentOnce } from '../form-tokens';
 import { found, freeText, idParam, refusalOf, ticks } from '../forms';
 import { withNotice } from '../notices';
 import { managerPage } from '../route-auth';
-import { attemptResult, deliveryRows, endpointRow, webhookServices } from '../webhooks';
+import { deliveryRows, endpointRow, manualAttempt, webhookServices } from '../webhooks';
 
 interface EndpointForm {
     url: string;
@@ -19,6 +19,8 @@ interface EndpointForm {
 }
 
 const endpointId = { params: Joi.object({ id: idParam }) };
+// After a test event or redelivery the page is drawn again from the log, by delivery id (manualAttempt() says why).
+const endpointPageQuery = Joi.object({ test: idParam.optional(), redelivery: idParam.optional(), notice: Joi.string() });
 const recentDeliveries = 25;
 
 /** Webhook endpoints of the manager's own family, through the webhooks plugin's services. */
@@ -120,7 +122,20 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
         {
             method: 'GET',
             path: '/manage/apis/webhooks/{id}',
-            options: { auth: managerPage, validate: endpointId, handler: (request, h) => endpointPage(request, h) }
+            options: {
+                auth: managerPage,
+                validate: { ...endpointId, query: endpointPageQuery },
+                async handler(request, h) {
+
+                    const familyLongId = ownFamilyId(request);
+                    const { test, redelivery } = request.query as { test?: string; redelivery?: string };
+                    const ofThisEndpoint = (attempt?: { endpointId: string }) => (attempt?.endpointId === request.params.id ? attempt : undefined);
+                    return endpointPage(request, h, {
+                        testResult: ofThisEndpoint(await manualAttempt(models, familyLongId, test, 'ping')),
+                        redeliveryResult: ofThisEndpoint(await manualAttempt(models, familyLongId, redelivery, 'redeliver'))
+                    });
+                }
+            }
         },
         {
             method: 'POST',
@@ -130,16 +145,18 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
                 validate: endpointId,
                 async handler(request, h) {
 
-                    let outcome;
+                    let attempt;
                     try {
-                        ({ outcome } = await webhookServices(request).ping(ownFamilyId(request), request.params.id as string));
+                        attempt = await webhookServices(request).ping(ownFamilyId(request), request.params.id as string);
                     }
                     catch (error) {
                         return refusedPage(request, h, error);
                     }
 
+                    const { outcome, delivery } = attempt;
                     await audit(models, request, { action: 'webhook.test', familyLongId: ownFamilyId(request), target: request.params.id as string, detail: outcome.delivered ? `delivered (${outcome.result.statusCode})` : `failed: ${outcome.result.error ?? outcome.result.statusCode}` });
-                    return endpointPage(request, h, { testResult: attemptResult(outcome) });
+                    // Post/redirect/get: reloading the page that shows the outcome must not send another test event.
+                    return h.redirect(`${base(request.params.id as string)}?test=${delivery.id}`);
                 }
             }
         },
@@ -224,7 +241,7 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
                     }
 
                     await audit(models, request, { action: 'webhook.redeliver', familyLongId: ownFamilyId(request), target: deliveryId, detail: outcome.delivered ? 'delivered' : `failed: ${outcome.result.error ?? outcome.result.statusCode}` });
-                    return endpointPage(request, h, { redeliveryResult: attemptResult(outcome) });
+                    return h.redirect(`${base(id)}?redelivery=${deliveryId}`);
                 }
             }
         }

@@ -94,25 +94,60 @@ describe('Manage > APIs & Connectors: webhooks', () => {
         expect(endpoint.description).to.equal('🌳'.repeat(500));
     });
 
-    it('sends a test event and shows how it went, then redelivers it', async () => {
+    it('sends a test event and shows how it went, then redelivers it; reloading either result sends nothing again', async () => {
 
         const { client, endpoint } = await managerWithEndpoint();
         const before = receiver.received.length;
         const tested = await client.post(`/manage/apis/webhooks/${endpoint.id}/test`);
-        expect(tested.statusCode).to.equal(200);
-        expect(tested.payload).to.match(/Test event: delivered<\/strong> · HTTP 204 · \d+ ms/);
+        expect(tested.statusCode).to.equal(302);
+        const testedPage = tested.headers.location as string;
+        const deliveryId = new RegExp(`^/manage/apis/webhooks/${endpoint.id}\\?test=(whd_[0-9A-Za-z]+)$`).exec(testedPage)![1];
         expect(receiver.received.length).to.equal(before + 1);
         expect(receiver.received.at(-1)!.headers['x-service-event']).to.equal('ping');
 
-        const page = await client.get(`/manage/apis/webhooks/${endpoint.id}`);
-        const deliveryId = /deliveries\/(whd_[0-9A-Za-z]+)\/redeliver/.exec(page.payload)![1];
-        expect(page.payload).to.contain('<span class="badge badge-success">Delivered</span>');
-        expect(page.payload).to.match(/<td class="num">\d+ ms<\/td>/);
+        for (const reload of [1, 2]) {
+            const page = await client.get(testedPage);
+            expect(page.payload, `load ${reload}`).to.match(/Test event: delivered<\/strong> · HTTP 204 · \d+ ms/);
+            expect(page.payload).to.contain(`deliveries/${deliveryId}/redeliver`);
+            expect(page.payload).to.contain('<span class="badge badge-success">Delivered</span>');
+            expect(page.payload).to.match(/<td class="num">\d+ ms<\/td>/);
+        }
+
+        expect(receiver.received.length).to.equal(before + 1);
+        expect((await client.get(`/manage/apis/webhooks/${endpoint.id}`)).payload).to.not.contain('Test event:');
 
         const redelivered = await client.post(`/manage/apis/webhooks/${endpoint.id}/deliveries/${deliveryId}/redeliver`);
-        expect(redelivered.payload).to.contain('Redelivery: delivered');
-        expect(redelivered.payload).to.contain('<td class="num">2<div class="muted small">2 by hand</div></td>');
+        expect(redelivered.headers.location).to.equal(`/manage/apis/webhooks/${endpoint.id}?redelivery=${deliveryId}`);
+        for (const reload of [1, 2]) {
+            const page = await client.get(redelivered.headers.location as string);
+            expect(page.payload, `load ${reload}`).to.contain('Redelivery: delivered');
+            expect(page.payload).to.not.contain('Test event:');
+            expect(page.payload).to.contain('<td class="num">2<div class="muted small">2 by hand</div></td>');
+        }
+
         expect(receiver.received.length).to.equal(before + 2);
+    });
+
+    it('shows a test result only for a delivery of the page\'s own endpoint and family', async () => {
+
+        const { family, client, endpoint } = await managerWithEndpoint();
+        const other = await managerWithEndpoint();
+        const othersTest = (await other.client.post(`/manage/apis/webhooks/${other.endpoint.id}/test`)).headers.location as string;
+        const othersDelivery = /test=(whd_[0-9A-Za-z]+)/.exec(othersTest)![1];
+        expect((await other.client.get(othersTest)).payload).to.contain('Test event: delivered');
+
+        const secondEndpoint = await client.postFrom('/manage/apis/webhooks/new', '/manage/apis/webhooks', { url: receiver.url('/second'), resources: ['persons'] });
+        expect(secondEndpoint.statusCode).to.equal(201);
+        const second = (await server.plugins.webhooks.listEndpoints(family.familyLongId)).find((listed) => listed.id !== endpoint.id)!;
+        const secondsDelivery = /test=(whd_[0-9A-Za-z]+)/.exec((await client.post(`/manage/apis/webhooks/${second.id}/test`)).headers.location as string)![1];
+
+        for (const query of [`test=${othersDelivery}`, `redelivery=${othersDelivery}`, `test=${secondsDelivery}`, 'test=whd_0000000000000000&utm_source=mail']) {
+            const page = await client.get(`/manage/apis/webhooks/${endpoint.id}?${query}`);
+            expect(page.statusCode, query).to.equal(200);
+            expect(page.payload, query).to.not.match(/Test event:|Redelivery:/);
+        }
+
+        expect((await client.get(`/manage/apis/webhooks/${endpoint.id}?test=not-an-id`)).statusCode).to.equal(400);
     });
 
     it('rotates the secret, disables, enables and deletes the endpoint, recording each', async () => {
@@ -246,19 +281,26 @@ describe('Manage > APIs & Connectors: webhooks', () => {
 
         const before = receiver.received.length;
         const tested = await admin.post(`/admin/apis/families/${family.familyLongId}/webhooks/${endpoint.id}/test`);
-        expect(tested.statusCode).to.equal(200);
-        expect(tested.payload).to.match(/Test event to <code>[^<]+<\/code>: delivered · HTTP 204/);
+        expect(tested.statusCode).to.equal(302);
+        expect(tested.headers.location).to.match(new RegExp(`^/admin/apis/families/${family.familyLongId}\\?webhook_test=whd_[0-9A-Za-z]+$`));
+        for (const reload of [1, 2]) {
+            expect((await admin.get(tested.headers.location as string)).payload, `load ${reload}`).to.match(new RegExp(`Test event to <code>${endpoint.id}</code>: delivered · HTTP 204`));
+        }
+
         expect(receiver.received.length).to.equal(before + 1);
 
         const wrongFamily = await familyWithKey(server);
         expect((await admin.post(`/admin/apis/families/${wrongFamily.familyLongId}/webhooks/${endpoint.id}/test`)).statusCode).to.equal(404);
+        const otherFamilysPage = await admin.get(`/admin/apis/families/${wrongFamily.familyLongId}?${new URL(tested.headers.location as string, 'http://x').searchParams}`);
+        expect(otherFamilysPage.statusCode).to.equal(200);
+        expect(otherFamilysPage.payload).to.not.contain('Test event to');
     });
 
     it('says why nothing is sent while the family is suspended, to its manager and to a super-admin', async () => {
 
         const { family, client, endpoint } = await managerWithEndpoint();
         const delivered = await client.post(`/manage/apis/webhooks/${endpoint.id}/test`);
-        const deliveryId = /deliveries\/(whd_[0-9A-Za-z]+)\/redeliver/.exec(delivered.payload)![1];
+        const deliveryId = /test=(whd_[0-9A-Za-z]+)/.exec(delivered.headers.location as string)![1];
         await suspendFamily(server.app.services.accounts, family.familyLongId, 'Unusual traffic', 'test');
         const admin = await signedIn(server, { role: 'super-admin' });
         const before = receiver.received.length;
