@@ -76,14 +76,21 @@ export function familiesOf(links: Map<string, PersonLinks>, nextXref: () => stri
     return { families, asChild, asPartner };
 }
 
-/** The family of a person and their spouse (a spouse link either way), where their marriage and divorce events belong. */
+/**
+ * The family of a person and their spouse, where their marriage and divorce events belong: the
+ * couple with the spouse the person names, or, when they name none, the one partner who names
+ * them. A person named by several has no one couple to hold the events (nor has one whose own
+ * spouse is outside the file), whatever order the export is in.
+ */
 export function coupleOf(index: FamilyIndex, personId: string, links: Map<string, PersonLinks>): Family | undefined {
 
-    const spouses = (partners: string[]) => {
+    const couples = (index.asPartner.get(personId) ?? []).filter((family) => family.partners.length === 2);
+    const partnerIn = (family: Family) => family.partners.find((id) => id !== personId)!;
+    const spouse = links.get(personId)?.spouse;
+    if (spouse !== undefined) {
+        return couples.find((family) => partnerIn(family) === spouse);
+    }
 
-        const [first, second] = partners;
-        return links.get(first)?.spouse === second || links.get(second)?.spouse === first;
-    };
-
-    return index.asPartner.get(personId)?.find((family) => family.partners.length === 2 && spouses(family.partners));
+    const namedBy = couples.filter((family) => links.get(partnerIn(family))?.spouse === personId);
+    return namedBy.length === 1 ? namedBy[0] : undefined;
 }

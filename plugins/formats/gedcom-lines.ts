@@ -9,13 +9,16 @@ export const eol = '\r\n';
 /** Characters GEDCOM 7 bans anywhere in a file: C0 controls but tab and line ends, DEL, C1 controls, U+FFFE/U+FFFF. */
 const banned = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]/g;
 
+/** The text without the characters GEDCOM 7 bans: what a value holds once written. */
+export const withoutBanned = (text: string): string => text.replace(banned, '');
+
 const withValue = (head: string, value: string) => `${value === '' ? head : `${head} ${value.startsWith('@') ? `@${value}` : value}`}${eol}`;
 
 /** One structure's line, with a CONT line for every further line of its payload. */
 export function gedcomLine(level: number, tag: string, payload?: string | null, xref?: string): string {
 
     const head = xref ? `${level} @${xref}@ ${tag}` : `${level} ${tag}`;
-    const [first, ...more] = (payload ?? '').replace(banned, '').split(/\r\n|\r|\n/);
+    const [first, ...more] = withoutBanned(payload ?? '').split(/\r\n|\r|\n/);
     return withValue(head, first) + more.map((line) => withValue(`${level + 1} CONT`, line)).join('');
 }
 
@@ -24,11 +27,14 @@ export const pointerLine = (level: number, tag: string, xref: string): string =>
 
 const months = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
 
-/** A genealogy date (`1952`, `1952-03`, `1952-03-07`) as a GEDCOM date: `1952`, `MAR 1952`, `7 MAR 1952`. */
+/**
+ * A genealogy date (`1952`, `1952-03`, `1952-03-07`) as a GEDCOM date: `1952`, `MAR 1952`, `7 MAR 1952`.
+ * Its year 0 is ISO 8601's, the year before 1, which GEDCOM's calendar (with no year 0) writes `1 BCE`.
+ */
 export function gedcomDate(partialDate: string): string {
 
     const [year, month, day] = partialDate.split('-').map(Number);
-    return [day, month ? months[month - 1] : undefined, year].filter((part) => part !== undefined).join(' ');
+    return [day, month ? months[month - 1] : undefined, year === 0 ? '1 BCE' : year].filter((part) => part !== undefined).join(' ');
 }
 
 /** A UTC timestamp as GEDCOM's exact date and time: `21 NOV 2026` and `09:00:00.000Z`. */

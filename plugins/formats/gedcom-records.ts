@@ -2,7 +2,7 @@
  * The GEDCOM 7.0 structures of an export: individuals (INDI), families (FAM), trees as shared
  * notes (SNOTE) and events inside the individual or family they concern.
  */
-import { gedcomDate, gedcomLine, gedcomTimestamp, personalName, pointerLine } from './gedcom-lines';
+import { gedcomDate, gedcomLine, gedcomTimestamp, personalName, pointerLine, withoutBanned } from './gedcom-lines';
 import type { ExportRecord } from './types';
 
 const sexes: Record<string, string> = { female: 'F', male: 'M', other: 'X', unknown: 'U' };
@@ -17,11 +17,16 @@ export const familyEventTypes = new Set(['marriage', 'divorce']);
 
 const idType = 'Family Records API id';
 
-/** A field's value as text, or undefined when it is empty. */
+/**
+ * A field's value as text without the characters GEDCOM bans, or undefined when nothing is
+ * left: a structure with neither a payload nor substructures is invalid, so an empty value
+ * writes no structure at all.
+ */
 export function textOf(record: ExportRecord, field: string): string | undefined {
 
     const value = record[field];
-    return value === null || value === undefined || value === '' ? undefined : String(value);
+    const text = value === null || value === undefined ? '' : withoutBanned(String(value));
+    return text === '' ? undefined : text;
 }
 
 function dateAndPlace(level: number, date: string | undefined, place: string | undefined): string {
@@ -39,7 +44,7 @@ const identifier = (level: number, record: ExportRecord) => gedcomLine(level, 'R
 
 /**
  * An event of the events resource at `level`. A family event with no family to hold it (no
- * spouse in the file) stays with the individual as `EVEN`, since GEDCOM allows MARR/DIV only in a FAM.
+ * couple in the file: `coupleOf()`) stays with the individual as `EVEN`, since GEDCOM allows MARR/DIV only in a FAM.
  */
 export function eventLines(level: number, event: ExportRecord, inFamily: boolean): string {
 
@@ -64,12 +69,19 @@ export interface IndividualLinks {
 
 /**
  * A NAME structure. Only the NAME line needs its slashes for the surname's bounds; GIVN and SURN
- * are GEDCOM 7 Text, so they carry the parts as stored (a line break becomes a CONT line).
+ * are GEDCOM 7 Text, so they carry the parts as stored (a line break becomes a CONT line). A
+ * name that leaves nothing for the NAME line (only tabs, line breaks or banned characters) is
+ * left out: a GEDCOM personal name cannot be empty.
  */
 function nameLines(person: ExportRecord, surname: string | undefined, type?: string): string {
 
     const given = textOf(person, 'first_name');
-    return gedcomLine(1, 'NAME', personalName(given ?? '', surname ?? '')) +
+    const name = personalName(given ?? '', surname ?? '');
+    if (name === '') {
+        return '';
+    }
+
+    return gedcomLine(1, 'NAME', name) +
         (type ? gedcomLine(2, 'TYPE', type) : '') +
         (given ? gedcomLine(2, 'GIVN', given) : '') +
         (surname ? gedcomLine(2, 'SURN', surname) : '');

@@ -1,6 +1,7 @@
 /*
  * A strict reader of the GEDCOM 7.0 files the API writes, for the tests: every line must match
- * the grammar of FamilySearch GEDCOM 7.0 §1 (Lines), levels nest one at a time, cross-references
+ * the grammar of FamilySearch GEDCOM 7.0 §1 (Lines), levels nest one at a time, every structure
+ * has a payload or substructures, dates are Gregorian dates of §2 (no year 0), cross-references
  * are unique and every pointer resolves, family links go both ways.
  */
 import { expect } from '@hapi/code';
@@ -16,6 +17,8 @@ export interface GedcomNode {
 const line = /^(0|[1-9]\d*) (?:@([A-Z0-9_]+)@ )?([A-Z][A-Z0-9_]*|_[A-Z0-9_]+)(?: ((?:[\t\x20-\x3f\x41-\u{10ffff}]|@@)[\t\x20-\u{10ffff}]*|@[A-Z0-9_]+@))?$/u;
 const banned = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]/;
 const pointer = /^@([A-Z0-9_]+)@$/;
+/** `[[day D] month D] year [D epoch]` of the Gregorian calendar, which has no year 0. */
+const gregorianDate = /^(?:(?:(?:[1-9]|[12]\d|3[01]) )?(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC) )?[1-9]\d*(?: BCE)?$/;
 
 export const child = (node: GedcomNode, tag: string): GedcomNode | undefined => node.children.find((candidate) => candidate.tag === tag);
 export const children = (node: GedcomNode, tag: string): GedcomNode[] => node.children.filter((candidate) => candidate.tag === tag);
@@ -53,9 +56,21 @@ export function parseGedcom(text: string): GedcomNode[] {
 
     expect(records[0].tag).to.equal('HEAD');
     expect(records[records.length - 1].tag).to.equal('TRLR');
+    records.slice(0, -1).forEach(assertPayloads);
     assertPointersResolve(records);
     assertFamilyLinksGoBothWays(records);
     return records;
+}
+
+/** GEDCOM 7 §1: "A structure must have either a non-empty payload or at least 1 substructure"; a DATE holds a date. */
+function assertPayloads(node: GedcomNode): void {
+
+    expect(Boolean(node.value) || node.children.length > 0, `${node.tag} ${node.xref ?? ''} has neither a payload nor substructures`).to.be.true();
+    if (node.tag === 'DATE') {
+        expect(node.value, 'a GEDCOM date').to.match(gregorianDate);
+    }
+
+    node.children.forEach(assertPayloads);
 }
 
 function assertPointersResolve(records: GedcomNode[]): void {

@@ -107,6 +107,40 @@ describe('format=gedcom', () => {
         expect(child(birthName, 'SURN')!.value).to.equal('Le/Bris');
     });
 
+    it('writes no empty structure for a value of nothing but characters GEDCOM bans', async () => {
+
+        const own = await familyWithKey(server);
+        const treeId = dataOf(await own.inject('POST', '/api/v1/trees', { name: '\u0001', description: '\u0002' }), 201).id as string;
+        const nameless = dataOf(await own.inject('POST', '/api/v1/persons', { first_name: '\u0007', last_name: '\u0001', birth_name: '\u0008', birth_place: '\u0003', notes: '\u0001\u0002', tree_id: treeId }), 201).id as string;
+        const tabbed = dataOf(await own.inject('POST', '/api/v1/persons', { first_name: 'Ida\u0001', last_name: '\u001f' }), 201).id as string;
+        dataOf(await own.inject('POST', '/api/v1/events', { title: '\u0002', type: 'birth', place: '\u0003', description: '\u0001', person_id: nameless }), 201);
+        dataOf(await own.inject('POST', '/api/v1/events', { title: '\u0002', type: 'reunion', person_id: nameless }), 201);
+
+        const records = parseGedcom((await exportText(own, '/api/v1/all?format=gedcom', gedcomType)).text);
+        expect(tags(records, 'SNOTE')[0].value).to.equal('Tree');
+        const person = individual(records, nameless);
+        expect(person.children.map((node) => node.tag)).to.equal(['SEX', 'BIRT', 'EVEN', 'SNOTE', 'REFN', 'CHAN']);
+        expect(child(child(person, 'BIRT')!, 'TYPE')!.value).to.equal('birth');
+        expect(child(person, 'EVEN')!.value).to.equal('reunion');
+
+        const ida = individual(records, tabbed);
+        expect(children(ida, 'NAME').map((name) => [name.value, name.children.map((node) => `${node.tag} ${node.value}`)])).to.equal([['Ida', ['GIVN Ida']]]);
+    });
+
+    it('writes the year 0 of a date as 1 BCE: GEDCOM\'s calendar has no year 0', async () => {
+
+        const own = await familyWithKey(server);
+        const id = dataOf(await own.inject('POST', '/api/v1/persons', { first_name: 'Early', last_name: 'Bird', birth_date: '0000', death_date: '0000-02-29' }), 201).id as string;
+        dataOf(await own.inject('POST', '/api/v1/events', { title: 'Moved', type: 'migration', date: '0000-06', person_id: id }), 201);
+        dataOf(await own.inject('POST', '/api/v1/events', { title: 'Baptised', type: 'baptism', date: '0099-03-04', person_id: id }), 201);
+
+        const person = individual(parseGedcom((await exportText(own, '/api/v1/all?format=gedcom', gedcomType)).text), id);
+        expect(child(child(person, 'BIRT')!, 'DATE')!.value).to.equal('1 BCE');
+        expect(child(child(person, 'DEAT')!, 'DATE')!.value).to.equal('29 FEB 1 BCE');
+        expect(child(child(person, 'EVEN')!, 'DATE')!.value).to.equal('JUN 1 BCE');
+        expect(child(child(person, 'BAPM')!, 'DATE')!.value).to.equal('4 MAR 99');
+    });
+
     it('derives families from parent and spouse links, each once, linked both ways', async () => {
 
         const records = parseGedcom((await exportText(family, '/api/v1/persons?format=gedcom', gedcomType)).text);
@@ -166,6 +200,43 @@ describe('format=gedcom', () => {
 
         expect(child(records[0], 'NOTE')!.value).to.equal('All records · Test family\n1 event(s) linked to no person are not included: GEDCOM records events only within individuals and families.');
         expect(JSON.stringify(records)).to.not.contain('Reunion');
+    });
+
+    it('puts a marriage or divorce in the family of the spouse the person names, whatever the export\'s order', async () => {
+
+        const own = await familyWithKey(server);
+        const person = async (body: Record<string, unknown>) => dataOf(await own.inject('POST', '/api/v1/persons', { last_name: 'Wed', ...body }), 201).id as string;
+        const event = async (title: string, type: string, personId: string) => dataOf(await own.inject('POST', '/api/v1/events', { title, type, person_id: personId }), 201);
+        const adam = await person({ first_name: 'Adam', gender: 'male' });
+        const bea = await person({ first_name: 'Bea', gender: 'female', spouse_id: adam });
+        const gus = await person({ first_name: 'Gus', gender: 'male', spouse_id: bea });
+        const lea = await person({ first_name: 'Lea', gender: 'female' });
+        const max = await person({ first_name: 'Max', gender: 'male', spouse_id: lea });
+        const ned = await person({ first_name: 'Ned', gender: 'male', spouse_id: lea });
+        const ola = await person({ first_name: 'Ola', gender: 'female' });
+        const pal = await person({ first_name: 'Pal', gender: 'male', spouse_id: ola });
+        await event('Bea and Adam divorced', 'divorce', bea);
+        await event('Gus married Bea', 'marriage', gus);
+        await event('Lea married', 'marriage', lea);
+        await event('Ola married Pal', 'marriage', ola);
+
+        for (const direction of ['asc', 'desc']) {
+            const records = parseGedcom((await exportText(own, `/api/v1/all?format=gedcom&direction=${direction}`, gedcomType)).text);
+            const xref = (id: string) => individual(records, id).xref;
+            const coupleEvents = tags(records, 'FAM').map((fam) => ({
+                partners: [pointerOf(child(fam, 'HUSB')), pointerOf(child(fam, 'WIFE'))],
+                events: fam.children.filter((node) => node.tag === 'MARR' || node.tag === 'DIV').map((node) => child(node, 'TYPE')!.value)
+            }));
+
+            expect(coupleEvents, direction).to.include([
+                { partners: [xref(adam), xref(bea)], events: ['Bea and Adam divorced'] },
+                { partners: [xref(gus), xref(bea)], events: ['Gus married Bea'] },
+                { partners: [xref(max), xref(lea)], events: [] },
+                { partners: [xref(ned), xref(lea)], events: [] },
+                { partners: [xref(pal), xref(ola)], events: ['Ola married Pal'] }      // named by their one spouse
+            ]);
+            expect(child(individual(records, lea), 'EVEN')!.value, 'named by two: no one couple').to.equal('Lea married');
+        }
     });
 
     it('writes trees as shared notes their persons point to', async () => {
