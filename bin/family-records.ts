@@ -4,7 +4,9 @@
  * `npm start` runs `family-records serve`.
  */
 import { runCli } from '../lib/cli';
+import { reportClosedStdout } from '../lib/cli/output';
 
+reportClosedStdout();
 void runCli(process.argv.slice(2)).then((exitCode) => {
 
     if (exitCode !== 0) {

@@ -3,7 +3,7 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { familyWithKey } from './helpers/server';
-import { cliEnvironment, runCli, runCliJson, testServerWithCliEnvironment } from './cli/run';
+import { cliEnvironment, runCli, runCliJson, runCliWithStdoutClosed, testServerWithCliEnvironment } from './cli/run';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -143,6 +143,18 @@ describe('family-records CLI', () => {
         expect(again.stderr).to.include('exists already');
     });
 
+    it('refuses a password of white space only, however long', async () => {
+
+        const family = await familyWithKey(server);
+        const email = `blank-${family.familyLongId}@example.com`;
+        const outcome = await runCli(['user', 'create', '--email', email, '--password', ' '.repeat(12), '--family', family.familyLongId, '--role', 'manager', '--json'], env);
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stdout).to.equal('');
+        expect(outcome.stderr).to.equal('error: A password cannot be only white space.\n');
+        expect(await server.app.services.models.User.count({ where: { email } })).to.equal(0);
+    });
+
     it('creates a super-admin without a family', async () => {
 
         const admin = await runCliJson(['user', 'create', '--email', `admin-${Date.now()}@example.com`, '--password', 'operators only!', '--role', 'super-admin'], env);
@@ -161,6 +173,16 @@ describe('family-records CLI', () => {
 
         const legacy = await runCliJson(['key', 'create', '--family', family.familyLongId, '--name', 'Imported', '--resources', 'persons', '--legacy'], env);
         expect(legacy).to.include({ predates_write_scopes: true, operations: ['read', 'search', 'sort', 'filter'] });
+    });
+
+    it('does its work when stdout is closed, and says its output is lost', async () => {
+
+        const family = await familyWithKey(server);
+        const outcome = await runCliWithStdoutClosed(['key', 'create', '--family', family.familyLongId, '--name', 'Piped away', '--resources', 'persons', '--json'], env);
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stderr).to.equal('error: stdout was closed before the output was written: the command did its work, but what it printed is lost\n');
+        expect(await server.app.services.models.ApiKey.count({ where: { family_long_id: family.familyLongId, name: 'Piped away' } })).to.equal(1);
     });
 
     it('answers an unknown id with not found', async () => {
@@ -226,6 +248,14 @@ describe('family-records CLI', () => {
             }
         });
 
+        it('says in one line that the output is lost when stdout is closed, instead of crashing with a stack trace', async () => {
+
+            const outcome = await runCliWithStdoutClosed(['--help'], bare);
+
+            expect(outcome.exitCode).to.equal(1);
+            expect(outcome.stderr).to.equal('error: stdout was closed before the output was written: the command did its work, but what it printed is lost\n');
+        });
+
         it('lists every command and the environment in --help', async () => {
 
             const outcome = await runCli(['--help'], bare);
@@ -235,7 +265,7 @@ describe('family-records CLI', () => {
                 expect(outcome.stdout).to.include(`  ${text}`);
             }
 
-            for (const variable of ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'POLICIES_DIR', 'GATEWAY_CONFIG', 'PUBLIC_BASE_URL', 'TRUSTED_PROXIES', 'DATA_DIR', 'SECRET_KEY', 'REDIS_PREFIX']) {
+            for (const variable of ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'POLICIES_DIR', 'GATEWAY_CONFIG', 'PUBLIC_BASE_URL', 'TRUSTED_PROXIES', 'DATA_DIR', 'FILES_DIR', 'SECRET_KEY', 'REDIS_PREFIX', 'PDF_FALLBACK_FONTS', 'WATCH_POLICIES']) {
                 expect(outcome.stdout).to.include(variable);
             }
         });

@@ -1,4 +1,5 @@
 import Bcrypt from 'bcrypt';
+import { UniqueConstraintError } from 'sequelize';
 
 import { ServiceError } from '../errors';
 import { recordId } from '../ids';
@@ -30,6 +31,10 @@ export async function createUser(context: AccountsContext, input: NewUser): Prom
         throw new ServiceError('invalid_request', 'A password is 10 to 72 characters (72 bytes in UTF-8: fewer characters outside ASCII).');
     }
 
+    if (!input.password.trim()) {
+        throw new ServiceError('invalid_request', 'A password cannot be only white space.');
+    }
+
     const isSuperAdmin = input.role === 'super-admin';
     if (!isSuperAdmin && !familyRoles.includes(input.role as FamilyRole)) {
         throw new ServiceError('invalid_request', `Unknown role "${input.role}": manager, member or super-admin.`);
@@ -43,16 +48,27 @@ export async function createUser(context: AccountsContext, input: NewUser): Prom
         await findFamily(context, input.familyLongId);
     }
 
+    const exists = () => new ServiceError('conflict', `A user with email ${email} exists already.`, 409);
     if (await context.models.User.count({ where: { email } })) {
-        throw new ServiceError('conflict', `A user with email ${email} exists already.`, 409);
+        throw exists();
     }
 
-    return context.models.User.create({
-        id: recordId('usr'),
-        email,
-        password_hash: await Bcrypt.hash(input.password, bcryptRounds),
-        family_long_id: input.familyLongId ?? null,
-        role: isSuperAdmin ? null : input.role as FamilyRole,
-        is_super_admin: isSuperAdmin
-    });
+    try {
+        return await context.models.User.create({
+            id: recordId('usr'),
+            email,
+            password_hash: await Bcrypt.hash(input.password, bcryptRounds),
+            family_long_id: input.familyLongId ?? null,
+            role: isSuperAdmin ? null : input.role as FamilyRole,
+            is_super_admin: isSuperAdmin
+        });
+    }
+    catch (error) {
+        // Created meanwhile by another command run at the same time: the unique index tells.
+        if (error instanceof UniqueConstraintError) {
+            throw exists();
+        }
+
+        throw error;
+    }
 }

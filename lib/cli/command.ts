@@ -109,8 +109,8 @@ export function commandGroup(name: string, commands: Readonly<Record<string, Com
     };
 }
 
-/** `a,b, c` → ['a', 'b', 'c']. */
+/** `a,b, c,a` → ['a', 'b', 'c']: a name given twice means what it means once, in every command's lists. */
 export function commaList(value: string): string[] {
 
-    return value.split(',').map((item) => item.trim()).filter(Boolean);
+    return [...new Set(value.split(',').map((item) => item.trim()).filter(Boolean))];
 }

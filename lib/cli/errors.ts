@@ -1,3 +1,5 @@
+import { TimeoutError } from 'sequelize';
+
 import { PolicyError } from '../../gateway/policies/data-file';
 import { ConfigError } from '../config';
 import { ServiceError } from '../errors';
@@ -29,6 +31,12 @@ export function reportError(error: unknown): number {
     if (error instanceof CliError || error instanceof ServiceError || error instanceof ConfigError || error instanceof PolicyError) {
         process.stderr.write(`error: ${error.message}\n`);
         return error instanceof CliError ? error.exitCode : 1;
+    }
+
+    // SQLite waits its busy timeout for another process's write (the server's, a backup's), then gives up: nothing is misconfigured.
+    if (error instanceof TimeoutError) {
+        process.stderr.write(`error: the database is busy: another process kept it locked longer than this command waits (${error.message}); try again\n`);
+        return 1;
     }
 
     const message = error instanceof Error ? error.message : String(error);

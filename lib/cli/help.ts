@@ -14,6 +14,9 @@ const environment = `Environment:
   TRUSTED_PROXIES   proxies to believe X-Forwarded-For from: IPs, CIDR ranges (default none)
   SECRET_KEY        master secret, 32+ characters (default: generated once, kept in the database;
                     once set, the database refuses another, or none)
+  PDF_FALLBACK_FONTS
+                    font files, comma-separated, for the characters DejaVu Sans and Noto Emoji lack
+                    in PDF exports (default: the Noto Sans fonts where Linux distributions install them)
   WATCH_POLICIES    reload policies when their files change (default true); SIGHUP reloads either way`;
 
 /** `family-records --help`: every way of calling every command, and the environment. */

@@ -6,7 +6,7 @@ import { withServices } from './services';
 export const userCommands = commandGroup('user', {
     create: command({
         usage: 'user create --email EMAIL --password PASSWORD [--family ID] --role manager|member|super-admin [--json]',
-        description: 'Creates a user of the hosted site. Managers and members belong to a family (--family);\na super-admin operates the service and may have none. Passwords are 10 to 72 characters\n(at most 72 bytes in UTF-8: fewer characters outside ASCII).',
+        description: 'Creates a user of the hosted site. Managers and members belong to a family (--family);\na super-admin operates the service and may have none. Passwords are 10 to 72 characters\n(at most 72 bytes in UTF-8: fewer characters outside ASCII), not all white space.',
         options: { email: { type: 'string' }, password: { type: 'string' }, family: { type: 'string' }, role: { type: 'string' }, ...jsonOption },
         required: ['email', 'password', 'role'],
         async run({ values }) {

@@ -16,7 +16,7 @@ export interface CliOutcome {
 }
 
 // Settings of the developer's shell that would point the CLI somewhere else than the test says.
-const configurationVariables = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'DATA_DIR', 'POLICIES_DIR', 'GATEWAY_CONFIG', 'PUBLIC_BASE_URL', 'TRUSTED_PROXIES', 'SECRET_KEY', 'WATCH_POLICIES'];
+const configurationVariables = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'DATA_DIR', 'FILES_DIR', 'POLICIES_DIR', 'GATEWAY_CONFIG', 'PUBLIC_BASE_URL', 'TRUSTED_PROXIES', 'SECRET_KEY', 'PDF_FALLBACK_FONTS', 'WATCH_POLICIES'];
 
 /** The environment with `settings` as the only configuration. */
 export function cliEnvironment(settings: Record<string, string | undefined>): NodeJS.ProcessEnv {
@@ -70,6 +70,21 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliOutco
 
             resolve({ exitCode: error ? error.code as number : 0, stdout, stderr });
         });
+    });
+}
+
+/** Runs the CLI with its stdout a pipe nobody reads any more (`family-records … | head -0`). */
+export function runCliWithStdoutClosed(args: string[], env: NodeJS.ProcessEnv): Promise<Omit<CliOutcome, 'stdout'>> {
+
+    return new Promise((resolve, reject) => {
+
+        const child = ChildProcess.spawn(process.execPath, [cliScript, ...args], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+        // Closed before the CLI has even started: whatever it writes on stdout fails with EPIPE.
+        child.stdout.destroy();
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.once('error', reject);
+        child.once('close', (exitCode) => resolve({ exitCode, stderr }));
     });
 }
 

@@ -38,6 +38,14 @@ describe('family-records webhook create', () => {
         expect(endpoint.secret_last_four).to.equal(printed.secret.slice(-4));
     });
 
+    it('reads a resource named twice as once, as api enable and key create do', async () => {
+
+        const family = await familyWithKey(server);
+        const printed = await runCliJson(['webhook', 'create', '--family', family.familyLongId, '--url', publicUrl, '--resources', 'persons, persons,'], env);
+
+        expect(printed.resources).to.equal(['persons']);
+    });
+
     it('prints the secret for a person, with a warning that it is shown once', async () => {
 
         const family = await familyWithKey(server);
