@@ -11,6 +11,8 @@ export interface Config {
     port: number;
     host: string;
     databaseUrl: string;
+    /** DATABASE_URL unset: the SQLite file under DATA_DIR of a first `npm start`, where an empty database gets a demo family. */
+    embeddedDatabase: boolean;
     redisUrl?: string;
     /** Prefix of every Redis key this deployment writes, so several deployments can share one Redis. */
     redisPrefix: string;
@@ -131,6 +133,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env, over
         port,
         host,
         databaseUrl: value.DATABASE_URL ?? `sqlite:${Path.join(dataDir, 'family-records.sqlite')}`,
+        embeddedDatabase: value.DATABASE_URL === undefined,
         redisUrl: value.REDIS_URL,
         redisPrefix: value.REDIS_PREFIX,
         dataDir,

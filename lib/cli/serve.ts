@@ -32,11 +32,20 @@ function stopOnSignals(server: Server): void {
     process.on('SIGTERM', onSignal);
 }
 
-/** On an empty database (a first `npm start`), a demo family to try the API with at once. */
+/**
+ * On the embedded default's empty database (a first `npm start`), a demo family to try the API with
+ * at once. A configured database (DATABASE_URL: production) gets none: its demo super-admin and API
+ * key would be live, and their secrets would stay in the service's log.
+ */
 async function seedDemoWhenEmpty(server: Server): Promise<void> {
 
     const services = server.app.services;
     if (await services.models.Family.count() > 0) {
+        return;
+    }
+
+    if (!services.config.embeddedDatabase) {
+        process.stdout.write('The database has no family yet: `family-records family create` makes one (`family-records demo` a demo family).\n');
         return;
     }
 
@@ -72,7 +81,7 @@ async function startedServer(config: Config): Promise<Server> {
 
 export const serveCommand = command({
     usage: 'serve',
-    description: 'Starts the HTTP server (what npm start runs). On an empty database it first seeds a\ndemo family and prints how to use it. SIGINT/SIGTERM stop it gracefully.',
+    description: 'Starts the HTTP server (what npm start runs). On an empty database of the embedded default\n(DATABASE_URL unset) it first seeds a demo family and prints how to use it; a configured database\nis left empty (see demo). SIGINT/SIGTERM stop it gracefully.',
     options: {},
     async run() {
 

@@ -5,8 +5,10 @@ import Path from 'path';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
+import { QueryTypes } from 'sequelize';
 
 import { projectRoot } from '../../lib/config';
+import { openDatabase } from '../../lib/database';
 import { editPolicyFile } from '../helpers/policy-files';
 import { copyPolicies, scratchDirectory, testRedisUrl } from '../helpers/server';
 import { cliEnvironment, cliScript, runCli } from './run';
@@ -76,6 +78,31 @@ describe('family-records serve', () => {
 
         expect(await exited, served.stderr).to.equal(0);
         expect(served.stderr).to.include('SIGTERM: stopping');
+    });
+
+    it('seeds nothing on an empty configured database (DATABASE_URL set): no demo accounts or key go live in production', async () => {
+
+        const directory = scratchDirectory();
+        const served = spawnServe({ DATA_DIR: directory, DATABASE_URL: `sqlite:${Path.join(directory, 'production.sqlite')}` });
+        const { child, exited } = served;
+
+        try {
+            const output = await outputUntil(child, /listening on (http:\/\/\S+)\n/);
+            expect(output).to.include('The database has no family yet: `family-records family create` makes one');
+            expect(output).to.not.match(/frk_|seeded|password|sign-in/i);
+        }
+        finally {
+            child.kill('SIGTERM');
+        }
+
+        expect(await exited, served.stderr).to.equal(0);
+        const database = openDatabase(`sqlite:${Path.join(directory, 'production.sqlite')}`);
+        try {
+            expect(await database.query('SELECT count(*) AS n FROM families UNION ALL SELECT count(*) FROM users UNION ALL SELECT count(*) FROM api_keys', { type: QueryTypes.SELECT })).to.equal([{ n: 0 }, { n: 0 }, { n: 0 }]);
+        }
+        finally {
+            await database.close();
+        }
     });
 
     it('reloads the policies on SIGHUP, and keeps serving, with WATCH_POLICIES=false', async () => {
