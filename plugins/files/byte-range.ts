@@ -32,12 +32,32 @@ export function parseByteRange(header: string, size: number): ByteRange | typeof
     return start >= size ? unsatisfiable : { start, end: Math.min(last, size - 1) };
 }
 
-/** The range to serve: none when there is no Range header, or when If-Range names another version than `etag`. */
-export function requestedRange(headers: Record<string, unknown>, size: number, etag: string): ByteRange | typeof unsatisfiable | undefined {
+/** What identifies the version of a file: its strong ETag (quoted) and its Last-Modified date. */
+export interface FileValidators {
+    etag: string;
+    lastModified: string;
+}
+
+/**
+ * Whether `If-Range` names the version served (RFC 9110 §13.1.5): its ETag, compared strongly (a
+ * weak one never matches), or an HTTP date that is exactly its Last-Modified.
+ */
+function isCurrentVersion(ifRange: string, validators: FileValidators): boolean {
+
+    if (ifRange.startsWith('"') || ifRange.startsWith('W/')) {
+        return ifRange === validators.etag;
+    }
+
+    const date = Date.parse(ifRange);
+    return !Number.isNaN(date) && date === Date.parse(validators.lastModified);
+}
+
+/** The range to serve: none when there is no Range header, or when If-Range names another version. */
+export function requestedRange(headers: Record<string, unknown>, size: number, validators: FileValidators): ByteRange | typeof unsatisfiable | undefined {
 
     const range = headers.range;
     const ifRange = headers['if-range'];
-    if (typeof range !== 'string' || (ifRange !== undefined && ifRange !== etag)) {
+    if (typeof range !== 'string' || (ifRange !== undefined && !isCurrentVersion(String(ifRange).trim(), validators))) {
         return undefined;
     }
 

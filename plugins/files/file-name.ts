@@ -8,6 +8,9 @@ import { rfc5987, withoutInvisibles } from '../../lib/file-name-text';
 const reservedOnWindows = /[<>:"|?*]/g;
 // Leading dots make hidden files (or `..`); Windows drops trailing dots and spaces.
 const dotsAndSpacesAtEnds = /^[\s.]+|[\s.]+$/gu;
+// Names Windows keeps for devices, whatever follows a dot (`CON`, `nul.txt`, `com1.tar.gz`, `aux .png`):
+// saving one opens the device instead of a file.
+const deviceNameOnWindows = /^(?:CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|CONOUT\$) *(?:\.|$)/iu;
 
 /** Shortens to `maxLength` characters (not UTF-16 units), keeping a short extension. */
 function shorten(name: string, maxLength: number): string {
@@ -25,9 +28,10 @@ function shorten(name: string, maxLength: number): string {
 
 /**
  * The name an uploaded file is kept under: its last path segment only, without invisible
- * characters or ones Windows refuses, at most `maxLength` characters; letters of every
- * script stay. `file` when nothing is left. (NUL and halves of surrogate pairs never get here:
- * the upload's schema refuses them, as it does in any text of a body.)
+ * characters or ones Windows refuses, never a Windows device name (`_CON.txt` for `CON.txt`),
+ * at most `maxLength` characters; letters of every script stay. `file` when nothing is left.
+ * (NUL and halves of surrogate pairs never get here: the upload's schema refuses them, as it
+ * does in any text of a body.)
  */
 export function sanitizeFileName(name: string, maxLength: number): string {
 
@@ -36,8 +40,9 @@ export function sanitizeFileName(name: string, maxLength: number): string {
         .replace(reservedOnWindows, '_')
         .replace(/\s+/gu, ' ')
         .replace(dotsAndSpacesAtEnds, '');
+    const safe = deviceNameOnWindows.test(cleaned) ? `_${cleaned}` : cleaned;
 
-    return shorten(cleaned, maxLength).replace(dotsAndSpacesAtEnds, '') || 'file';
+    return shorten(safe, maxLength).replace(dotsAndSpacesAtEnds, '') || 'file';
 }
 
 /**

@@ -42,7 +42,10 @@ const optionsSchema = Joi.object({
 function maxUploadBodyBytes(context: FilesContext): number {
 
     const largest = Math.max(0, ...[...context.policies().plans.values()].map((plan) => plan.max_upload_bytes ?? 0));
-    return Math.ceil(largest / 3) * 4 + ENVELOPE_BYTES;
+    const base64 = Math.ceil(largest / 3) * 4;
+    // JSON encoders that write "/" as "\/" (PHP's json_encode by default) lengthen the base64: "/" is
+    // about one character in 64 of a picture's or a PDF's (compressed content), so one in 32 leaves room to spare.
+    return base64 + Math.ceil(base64 / 32) + ENVELOPE_BYTES;
 }
 
 const uploadRouteId = (resource: string) => `files.upload.${resource}`;

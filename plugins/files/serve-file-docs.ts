@@ -9,10 +9,12 @@ const text = { type: 'string' };
 
 const fileHeaders = {
     'ETag': { description: 'The file\'s SHA-256, quoted: send it in If-None-Match (304) or If-Range.', required: true, schema: text },
+    'Last-Modified': { description: 'When the file was uploaded (it never changes): send it in If-Modified-Since (304) or If-Range.', required: true, schema: text },
     'Cache-Control': { description: '`private, max-age=<seconds>`: for no longer than the URL is valid.', required: true, schema: text },
     'Accept-Ranges': { description: '`bytes`: ask for one byte range with `Range: bytes=first-last`, `first-` or `-suffix`.', required: true, schema: text },
     'Content-Disposition': { description: '`inline` (gallery) or `attachment` (documents), with the uploaded file\'s name as an ASCII `filename` and a UTF-8 `filename*` (RFC 6266).', required: true, schema: text },
-    'X-Content-Type-Options': { description: '`nosniff`: the type is the one detected at upload.', required: true, schema: text }
+    'X-Content-Type-Options': { description: '`nosniff`: the type is the one detected at upload.', required: true, schema: text },
+    'Content-Security-Policy': { description: '`default-src \'none\'; style-src \'unsafe-inline\'; sandbox` on every file but PDFs (whose viewers refuse a sandbox): nothing in a file runs as a page of this origin.', required: false, schema: text }
 };
 
 // The bytes, as the type detected at upload, whatever it is.
@@ -22,7 +24,7 @@ export const serveFileDocs: NonNullable<PluginSpecificConfiguration['docs']> = {
     responses: {
         200: { description: 'The whole file, as its detected type: also for several ranges, a malformed Range, or an If-Range naming another version.', headers: fileHeaders, content: fileContent },
         206: { description: 'The one byte range asked for.', headers: { ...fileHeaders, 'Content-Range': { $ref: '#/components/headers/Content-Range' } }, content: fileContent },
-        304: { description: 'If-None-Match named the file\'s ETag, or was `*`: the cached copy is current.', headers: { 'ETag': fileHeaders.ETag, 'Cache-Control': fileHeaders['Cache-Control'] } }
+        304: { description: 'If-None-Match named the file\'s ETag, or was `*`, or (without If-None-Match) If-Modified-Since is not before its Last-Modified: the cached copy is current.', headers: { 'ETag': fileHeaders.ETag, 'Last-Modified': fileHeaders['Last-Modified'], 'Cache-Control': fileHeaders['Cache-Control'] } }
     },
     errors: ['invalid_signature', 'url_expired', 'range_not_satisfiable'],
     errorTexts: {

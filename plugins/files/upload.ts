@@ -19,6 +19,9 @@ interface UploadPayload {
     [metadata: string]: unknown;
 }
 
+// RFC 9110 §8.3.1: type "/" subtype, then any parameters (`image/jpeg`, `text/plain; charset=utf-8`).
+const mediaType = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(?:;.*)?$/;
+
 /** An upload body: the resource's writable fields (as its create body has them) and the file. */
 export function uploadPayloadSchema(metadata: Joi.ObjectSchema): Joi.ObjectSchema {
 
@@ -27,10 +30,11 @@ export function uploadPayloadSchema(metadata: Joi.ObjectSchema): Joi.ObjectSchem
             .description('The file, base64-encoded (RFC 4648: standard alphabet, padded, no line breaks).')
             .messages({
                 'string.empty': '{{#label}} is empty: an upload needs a file of at least one byte',
-                'string.base64': '{{#label}} must be base64: the characters A–Z, a–z, 0–9, + and /, padded with = to a multiple of 4, without line breaks'
+                'string.base64': '{{#label}} must be base64: the characters A–Z, a–z, 0–9, + and /, padded with = to a multiple of 4, without line breaks or a data: URL\'s prefix (data:…;base64,)'
             }),
         original_name: storableText(stringOfAtMost(1000)).required().description('The file\'s name; any path is dropped.'),
-        mime_type: stringOfAtMost(255).description('The file\'s media type; detected from its content when absent.')
+        mime_type: stringOfAtMost(255).pattern(mediaType, 'media type').description('The file\'s media type; detected from its content when absent.')
+            .messages({ 'string.pattern.name': '{{#label}} must be a media type such as image/jpeg, with parameters or without' })
     }).prefs({ convert: false });
 }
 

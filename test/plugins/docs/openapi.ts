@@ -262,7 +262,8 @@ describe('GET /api/v1/openapi.json', () => {
         expect(operation.responses['400'].description).to.equal('`invalid_request`: The token is longer than any this service issues (1,000 characters), or the URL has a query: this route takes none.');
         expect(operation.responses['404'].description).to.equal('`not_found`: The file is gone: its gallery item or document was deleted after the URL was issued.');
         expect(operation.responses['416'].headers).to.equal({ 'Content-Range': { $ref: '#/components/headers/Content-Range' } });
-        expect(operation.responses['206'].headers).to.include(['Content-Range', 'ETag', 'Cache-Control']);
+        expect(operation.responses['206'].headers).to.include(['Content-Range', 'ETag', 'Last-Modified', 'Cache-Control', 'Content-Security-Policy']);
+        expect(operation.responses['304'].headers).to.include(['ETag', 'Last-Modified', 'Cache-Control']);
         expect(operation.responses['200'].headers).to.not.include('RateLimit');
 
         const family = await familyWithKey(server);

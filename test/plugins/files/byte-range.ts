@@ -51,11 +51,23 @@ describe('parseByteRange()', () => {
 
 describe('requestedRange()', () => {
 
+    const v1 = { etag: '"v1"', lastModified: 'Tue, 03 Mar 2026 10:20:30 GMT' };
+
     it('serves the range only when If-Range, if any, names the current version', () => {
 
-        expect(requestedRange({}, 10, '"v1"')).to.be.undefined();
-        expect(requestedRange({ range: 'bytes=0-1' }, 10, '"v1"')).to.equal({ start: 0, end: 1 });
-        expect(requestedRange({ range: 'bytes=0-1', 'if-range': '"v1"' }, 10, '"v1"')).to.equal({ start: 0, end: 1 });
-        expect(requestedRange({ range: 'bytes=0-1', 'if-range': '"v0"' }, 10, '"v1"')).to.be.undefined();
+        expect(requestedRange({}, 10, v1)).to.be.undefined();
+        expect(requestedRange({ range: 'bytes=0-1' }, 10, v1)).to.equal({ start: 0, end: 1 });
+        expect(requestedRange({ range: 'bytes=0-1', 'if-range': '"v1"' }, 10, v1)).to.equal({ start: 0, end: 1 });
+        expect(requestedRange({ range: 'bytes=0-1', 'if-range': '"v0"' }, 10, v1)).to.be.undefined();
+    });
+
+    it('compares an If-Range ETag strongly, and an If-Range date exactly with Last-Modified (RFC 9110 §13.1.5)', () => {
+
+        expect(requestedRange({ range: 'bytes=0-1', 'if-range': 'W/"v1"' }, 10, v1)).to.be.undefined();
+        expect(requestedRange({ range: 'bytes=0-1', 'if-range': v1.lastModified }, 10, v1)).to.equal({ start: 0, end: 1 });
+        expect(requestedRange({ range: 'bytes=0-1', 'if-range': 'Tuesday, 03-Mar-26 10:20:30 GMT' }, 10, v1)).to.equal({ start: 0, end: 1 });
+        expect(requestedRange({ range: 'bytes=0-1', 'if-range': 'Tue, 03 Mar 2026 10:20:31 GMT' }, 10, v1)).to.be.undefined();
+        expect(requestedRange({ range: 'bytes=0-1', 'if-range': 'Tue, 03 Mar 2026 10:20:29 GMT' }, 10, v1)).to.be.undefined();
+        expect(requestedRange({ range: 'bytes=0-1', 'if-range': 'yesterday' }, 10, v1)).to.be.undefined();
     });
 });

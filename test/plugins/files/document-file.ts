@@ -41,17 +41,20 @@ describe('GET /api/v1/documents/{id}/file', () => {
         expect(served.headers['content-type']).to.equal('application/pdf');
         expect(served.headers['content-disposition']).to.equal('attachment; filename="Testament_ 100_ Zoe\'s.pdf"; filename*=UTF-8\'\'Testament%3B%20100%25%20Zo%C3%AB%27s.pdf');
         expect(Number(/max-age=(\d+)$/.exec(served.headers['cache-control'] as string)![1])).to.be.within(55, 60);
+        // Browsers' PDF viewers refuse to work in a sandbox, should a policy serve documents inline.
+        expect(served.headers['content-security-policy']).to.not.exist();
     });
 
-    it('serves plain text as UTF-8', async () => {
+    it('serves plain text as UTF-8, sandboxed: HTML in it runs nothing, however a browser shows it', async () => {
 
         const family = await familyWithKey(server);
-        const text = Buffer.from('Liebe Zoë,\nalles Gute!\n');
+        const text = Buffer.from('Liebe Zoë,\nalles Gute!\n<script>alert(document.cookie)</script>\n');
         const { id } = dataOf(await upload(family, 'documents', text, { original_name: 'brief.txt' }), 201);
 
         const served = await server.inject(pathOf((await family.inject('GET', `/api/v1/documents/${id}/file`)).headers.location as string));
 
         expect(served.headers['content-type']).to.equal('text/plain; charset=utf-8');
+        expect(served.headers['content-security-policy']).to.equal('default-src \'none\'; style-src \'unsafe-inline\'; sandbox');
         expect(served.rawPayload).to.equal(text);
     });
 

@@ -83,10 +83,30 @@ describe('upload limits and storage quotas', () => {
             expect(edited.app.services.policyStore.reload()).to.be.true();
             const huge = await family.inject('POST', '/api/v1/gallery', { title: 'x', original_name: 'x.png', file_base64: 'A'.repeat(200_000) });
             // Refused by hapi before the body is read, at the limit of the plans in force again.
-            expectError(huge, 413, 'too_large', 'greater than maximum allowed: 66872');
+            expectError(huge, 413, 'too_large', 'greater than maximum allowed: 66914');
         }
         finally {
             await edited.stop();
+        }
+    });
+
+    it('accepts a file of the largest plan\'s limit from a JSON encoder that escapes "/" as "\\/" (PHP\'s json_encode)', async () => {
+
+        const policiesDir = copyPolicies();
+        const plans = Path.join(policiesDir, 'plans.yaml');
+        const limit = 4 * 1024 * 1024;
+        Fs.writeFileSync(plans, Fs.readFileSync(plans, 'utf8').replace(/max_upload_bytes: \d+/g, `max_upload_bytes: ${limit}`));
+        const fourMiB = await testServer({ policiesDir });
+        try {
+            const family = await familyWithKey(fourMiB);
+            // Random bytes, as in any compressed picture: about one base64 character in 64 is a "/".
+            const body = JSON.stringify({ title: 'Scan', original_name: 'scan.jpg', file_base64: sampleFile('jpeg', limit).toString('base64') }).replace(/\//g, '\\/');
+
+            const created = dataOf(await family.inject('POST', '/api/v1/gallery', body, { 'content-type': 'application/json' }), 201);
+            expect(created.size_bytes).to.equal(limit);
+        }
+        finally {
+            await fourMiB.stop();
         }
     });
 

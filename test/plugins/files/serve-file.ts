@@ -64,6 +64,7 @@ describe('GET /files/{token}', () => {
         expect(downloaded.headers.get('accept-ranges')).to.equal('bytes');
         expect(downloaded.headers.get('etag')).to.equal(`"${sha256Of(file)}"`);
         expect(downloaded.headers.get('x-content-type-options')).to.equal('nosniff');
+        expect(downloaded.headers.get('content-security-policy')).to.equal('default-src \'none\'; style-src \'unsafe-inline\'; sandbox');
         expect(downloaded.headers.get('content-disposition')).to.equal('inline; filename="Hochzeit Zoe.jpg"; filename*=UTF-8\'\'Hochzeit%20Zo%C3%AB.jpg');
         const maxAge = Number(/^private, max-age=(\d+)$/.exec(downloaded.headers.get('cache-control')!)![1]);
         expect(maxAge).to.be.within(890, 900);
@@ -147,6 +148,38 @@ describe('GET /files/{token}', () => {
 
         dataOf(await family.inject('DELETE', `/api/v1/gallery/${id}`));
         expectError(await server.inject({ url: path, headers: { 'if-none-match': '*' } }), 404, 'not_found');
+    });
+
+    it('says when the file was uploaded (Last-Modified), and answers If-Modified-Since and an If-Range of that date', async () => {
+
+        const family = await familyWithKey(server);
+        const file = sampleFile('png', 500);
+        const { id, path } = await galleryItem(family, file);
+        const uploadedAt = ((await storedRow(id))!.get('created_at') as Date).toUTCString();
+        const dayAfter = new Date(Date.parse(uploadedAt) + 86_400_000).toUTCString();
+        const secondBefore = new Date(Date.parse(uploadedAt) - 1000).toUTCString();
+
+        const whole = await server.inject(path);
+        expect(whole.headers['last-modified']).to.equal(uploadedAt);
+
+        for (const since of [uploadedAt, dayAfter]) {
+            const unchanged = await server.inject({ url: path, headers: { 'if-modified-since': since } });
+            expect(unchanged.statusCode, since).to.equal(304);
+            expect(unchanged.rawPayload.length).to.equal(0);
+            expect(unchanged.headers['last-modified']).to.equal(uploadedAt);
+            expect(unchanged.headers['cache-control']).to.match(/^private, max-age=\d+$/);
+        }
+
+        expect((await server.inject({ url: path, headers: { 'if-modified-since': secondBefore } })).statusCode).to.equal(200);
+        // If-None-Match decides when both are sent (RFC 9110 §13.1.3).
+        expect((await server.inject({ url: path, headers: { 'if-modified-since': dayAfter, 'if-none-match': '"another"' } })).statusCode).to.equal(200);
+
+        const resumed = await server.inject({ url: path, headers: { range: 'bytes=100-', 'if-range': uploadedAt } });
+        expect(resumed.statusCode).to.equal(206);
+        expect(resumed.rawPayload).to.equal(file.subarray(100));
+        const restarted = await server.inject({ url: path, headers: { range: 'bytes=100-', 'if-range': secondBefore } });
+        expect(restarted.statusCode).to.equal(200);
+        expect(restarted.rawPayload).to.equal(file);
     });
 
     it('refuses a query with 400 invalid_request, as every route of the API refuses parameters it does not take', async () => {

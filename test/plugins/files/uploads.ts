@@ -81,6 +81,17 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
         expect(dataOf(await upload(family, 'documents', Buffer.from('Zoë\'s letter\r\n\tto Ana\n'), { mime_type: 'text/plain; charset=utf-8' }), 201).media_type).to.equal('text/plain');
     });
 
+    it('refuses a mime_type that is not a media type (400), saying what one looks like', async () => {
+
+        const family = await familyWithKey(server);
+
+        for (const mimeType of ['; charset=utf-8', ';;;', 'png', 'image/', '/png', 'image png', 'image/png/x']) {
+            expectError(await upload(family, 'gallery', sampleFile('png'), { mime_type: mimeType }), 400, 'invalid_request', '"mime_type" must be a media type such as image/jpeg');
+        }
+
+        expect(dataOf(await family.inject('GET', '/api/v1/gallery'))).to.equal([]);
+    });
+
     it('refuses content that is not what the declared type says, saying what it looks like (415)', async () => {
 
         const family = await familyWithKey(server);
@@ -120,6 +131,9 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
             expectError(await family.inject('POST', '/api/v1/gallery', { title: 'x', original_name: 'x.png', file_base64: text }), 400, 'invalid_request', '"file_base64" must be base64');
         }
 
+        // What FileReader.readAsDataURL() gives: the message says what to leave out.
+        expectError(await family.inject('POST', '/api/v1/gallery', { title: 'x', original_name: 'x.png', file_base64: `data:image/png;base64,${valid}` }), 400, 'invalid_request', 'without line breaks or a data: URL\'s prefix (data:…;base64,)');
+
         // Well-formed, but the bits after the last character are not zero: Buffer.from() would quietly drop them.
         expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt', file_base64: 'QR==' }), 400, 'invalid_request', '"file_base64" is not canonical base64');
         expect(dataOf(await family.inject('GET', '/api/v1/gallery'))).to.equal([]);
@@ -156,6 +170,16 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
             ['Zoe\u0308.png', 'Zoë.png'],
             ['..', 'file'],
             ['/', 'file'],
+            // Windows opens a device for these, whatever the extension.
+            ['CON', '_CON'],
+            ['nul.png', '_nul.png'],
+            ['Com1.tar.gz', '_Com1.tar.gz'],
+            ['aux .png', '_aux .png'],
+            ['LPT¹.png', '_LPT¹.png'],
+            ['conin$.png', '_conin$.png'],
+            ['console.png', 'console.png'],
+            ['COM10.png', 'COM10.png'],
+            ['prn-scan.png', 'prn-scan.png'],
             [long, `${'é'.repeat(251)}.png`]
         ];
 
