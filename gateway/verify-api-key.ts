@@ -31,10 +31,42 @@ function invalidKey(message: string): Boom.Boom {
     return error;
 }
 
-function bearerToken(request: Request): string | undefined {
+/** How many Authorization headers the request has: Node keeps only the first in `headers`. */
+function authorizationHeaders(request: Request): number {
 
-    const match = /^Bearer +(\S+) *$/i.exec(String(request.headers.authorization ?? ''));
-    return match?.[1];
+    const raw = request.raw.req.rawHeaders ?? [];           // none under server.inject, which sends one of each
+    let count = 0;
+    for (let i = 0; i < raw.length; i += 2) {
+        if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') {
+            count += 1;
+        }
+    }
+
+    return count;
+}
+
+/** The key of `Authorization: Bearer <key>`, or the 401 saying what is wrong with the header instead. */
+function bearerToken(request: Request): string | Boom.Boom {
+
+    // Authorization is no list (RFC 9110 §5.3): of two, a proxy in front may have read the other one.
+    if (authorizationHeaders(request) > 1) {
+        return invalidKey('More than one Authorization header: send one, Authorization: Bearer <API key>.');
+    }
+
+    const header = String(request.headers.authorization ?? '');
+    const match = /^Bearer +(\S+) *$/i.exec(header);
+    if (match) {
+        return match[1];
+    }
+
+    const scheme = /^\s*(\S+)/.exec(header)?.[1];
+    if (scheme === undefined || (scheme.toLowerCase() === 'bearer' && header.trim().length === scheme.length)) {
+        return invalidKey('Missing API key: send Authorization: Bearer <API key>.');
+    }
+
+    return invalidKey(scheme.toLowerCase() === 'bearer'
+        ? 'Malformed Authorization header: send Authorization: Bearer <API key>, the key after one space.'
+        : 'Authorization is not of the Bearer scheme: send Authorization: Bearer <API key>.');
 }
 
 async function loadCredentials(models: Models, hash: string): Promise<ApiKeyCredentials | undefined> {
@@ -124,8 +156,8 @@ export function apiKeyScheme(server: Server, options: ApiKeySchemeOptions): Serv
         authenticate(request: Request, h: ResponseToolkit) {
 
             const token = bearerToken(request);
-            if (!token) {
-                throw invalidKey('Missing API key: send Authorization: Bearer <API key>.');
+            if (typeof token !== 'string') {
+                throw token;
             }
 
             const epoch = options.authEpoch.current();

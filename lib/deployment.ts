@@ -29,13 +29,16 @@ import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './change-bus';
 import { decorateClientAddress } from './client-address';
 import { ConfigError, configFromEnvironment, type Config } from './config';
 import { migrate, openDatabase, transactionRunner } from './database';
-import { apiError, withErrorCode } from './errors';
+import { apiError, failedValidationPart, withErrorCode } from './errors';
 import { consoleLog, type Log } from './logger';
+import { refuseMalformedQuery, repeatedParameterMessage, repeatedQueryParameter } from './query-string';
 import { connectRedis } from './redis';
+import { refuseUnreadableBody, watchRequestBody } from './request-bodies';
 import { derivedKey, masterSecret } from './secrets';
 import type { Services } from './services';
 import { LocalDiskStorage } from './storage/local-disk';
 import { TrustedProxies } from './trusted-proxies';
+import { unroutedAnswer } from './unrouted';
 
 export interface DeploymentOptions {
     /** Listen for HTTP (`npm start`); otherwise initialise only (CLI, most tests use server.inject). */
@@ -45,9 +48,10 @@ export interface DeploymentOptions {
 }
 
 /** Turns validation failures into 400 `invalid_request` naming the problem. */
-function validationFailed(_request: Request, _h: ResponseToolkit, error?: Error): never {
+function validationFailed(request: Request, _h: ResponseToolkit, error?: Error): never {
 
-    throw apiError(400, 'invalid_request', error?.message ?? 'Invalid request.');
+    const repeated = failedValidationPart(error) === 'query' ? repeatedQueryParameter(request.query) : undefined;
+    throw apiError(400, 'invalid_request', repeated === undefined ? error?.message ?? 'Invalid request.' : repeatedParameterMessage(repeated));
 }
 
 /** hapi's 415 says only "Unsupported Media Type": name the type the route takes instead. */
@@ -60,18 +64,39 @@ function sayWhichMediaType(request: Request, error: Boom.Boom): void {
     }
 }
 
-/** Every error response carries a stable code; unexpected ones are logged and never leak details. */
+/**
+ * hapi's 400 for a body it cannot parse says "Invalid request payload JSON format", for a valid JSON
+ * body with a `__proto__` key too (which it refuses): say where the JSON breaks, or which key it was.
+ */
+function sayWhatIsWrongWithTheJson(error: Boom.Boom): void {
+
+    if (error.output.statusCode !== 400 || error.output.payload.message !== 'Invalid request payload JSON format' || !(error.data instanceof SyntaxError)) {
+        return;
+    }
+
+    error.output.payload.message = error.data.message === 'Object contains forbidden prototype property'
+        ? 'The body holds a "__proto__" key, which the service refuses: no field has that name.'
+        : `The body is not valid JSON: ${error.data.message}.`;
+}
+
+/** Every error response carries a stable code; unexpected ones are logged and never leak details; one no route gave says why. */
 function errorCodes(log: Log) {
 
     return (request: Request, h: ResponseToolkit) => {
 
         const response = request.response;
         if (Boom.isBoom(response)) {
+            const unrouted = unroutedAnswer(request, response);
+            if (unrouted) {
+                return unrouted;
+            }
+
             if (response.output.statusCode >= 500) {
                 log(['request', 'error'], `${request.method.toUpperCase()} ${request.path}: ${response.stack ?? response.message}`);
             }
 
             sayWhichMediaType(request, response);
+            sayWhatIsWrongWithTheJson(response);
             withErrorCode(response);
         }
 
@@ -172,6 +197,18 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
 
     server.app.services = services;
     decorateClientAddress(server, trustedProxies);
+    server.ext('onPreAuth', (request, h) => {
+
+        watchRequestBody(request);
+        return h.continue;
+    });
+    // After authentication, so that these refusals count against the rate limit like any bad request.
+    server.ext('onPostAuth', (request, h) => {
+
+        refuseMalformedQuery(request);
+        refuseUnreadableBody(request);
+        return h.continue;
+    });
     server.ext('onPreResponse', errorCodes(log));
     server.events.on({ name: 'request', channels: 'error' }, (request, event) => {
 

@@ -106,8 +106,11 @@ export function errorResponses(facts: RouteFacts): Record<string, ResponseObject
     return Object.fromEntries([...byStatus].map(([status, errors]) => [String(status), errorResponse(facts, status, errors)]));
 }
 
-/** Codes any route may answer, which no route lists: an unexpected failure (lib/errors.ts withErrorCode). */
-const anyRouteCodes: readonly ErrorCode[] = ['internal_error'];
+/**
+ * Codes no route lists: an unexpected failure (lib/errors.ts withErrorCode), and a method a path
+ * does not take (lib/unrouted.ts), which no documented operation is.
+ */
+const anyRouteCodes: readonly ErrorCode[] = ['method_not_allowed', 'internal_error'];
 
 /**
  * components.schemas.Error: the Boom payload every error carries, with the codes the documented
@@ -119,7 +122,8 @@ export function errorSchema(answered: ReadonlySet<ErrorCode>): JsonSchema {
     return {
         type: 'object',
         description: 'Every error, whatever format was asked for. `code` is stable; `message` is for people and may change. '
-            + 'A path the API does not have, or a method a path does not take, is 404 `not_found`.',
+            + 'A path the API does not have is 404 `not_found`; a method a path does not take is 405 `method_not_allowed`, '
+            + 'with an `Allow` header naming the methods it takes.',
         required: ['statusCode', 'error', 'message', 'code'],
         properties: {
             statusCode: { type: 'integer', description: 'The HTTP status.' },

@@ -1,6 +1,6 @@
 import { isApiTimestamp } from '../../lib/api-timestamp';
 import { apiError } from '../../lib/errors';
-import { recordId } from '../../lib/ids';
+import { recordId, recordIdPattern } from '../../lib/ids';
 import { fieldNamesWhere, maxCharactersOf, type FieldDeclaration, type ResourceDeclaration } from '../../models/resources';
 import { isUnstorableText } from '../../lib/storable-text';
 
@@ -71,6 +71,11 @@ export function decodeCursor(resource: ResourceDeclaration, text: string, sort: 
 
     if (!fitsSortField(resource, sort, parts[2])) {
         throw notOurs();
+    }
+
+    // Its last record is one of the resource's: a cursor of another list would read this one from some other place.
+    if (!recordIdPattern(resource.idPrefix).test(parts[3])) {
+        throw apiError(400, 'invalid_request', `cursor does not come from a list of ${resource.name}: use a cursor only with the list that returned it.`);
     }
 
     return { sort, direction, value: parts[2], id: parts[3] };

@@ -2,7 +2,7 @@ import type { Boom } from '@hapi/boom';
 import type { RouteOptionsValidate } from '@hapi/hapi';
 import Joi from 'joi';
 
-import { apiError } from '../../lib/errors';
+import { apiError, failedValidationPart } from '../../lib/errors';
 import { recordIdPattern } from '../../lib/ids';
 import type { ResourceDeclaration } from '../../models/resources';
 
@@ -12,9 +12,6 @@ export const recordIdSchema = (resource: ResourceDeclaration): Joi.StringSchema 
 
 /** The family has no such record: unknown, another family's or no id at all, the answer is the same (DESIGN.md §4). */
 export const recordNotFound = (resource: ResourceDeclaration, id: string): Boom => apiError(404, 'not_found', `No ${resource.singular} ${id}.`);
-
-/** The part of the request that failed validation, as hapi tells a failAction. */
-const failedPart = (error?: Error) => ((error as Boom | undefined)?.output.payload.validation as { source?: string } | undefined)?.source;
 
 /**
  * Validation of a route naming one record in its path. Anything but an id of the resource's
@@ -28,7 +25,7 @@ export function recordIdValidation(resource: ResourceDeclaration): Pick<RouteOpt
         params: Joi.object({ id: recordIdSchema(resource).required() }),
         failAction(request, h, error) {
 
-            if (failedPart(error) === 'params') {
+            if (failedValidationPart(error) === 'params') {
                 throw recordNotFound(resource, request.params.id as string);
             }
 

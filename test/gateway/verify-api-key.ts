@@ -37,17 +37,31 @@ describe('apiKeyScheme()', () => {
 
         it('refuses a request without a key', async () => {
 
-            expectInvalidKey(await withAuthorization());
-            expectInvalidKey(await withAuthorization(''));
-            expectInvalidKey(await withAuthorization('Bearer '));
+            for (const authorization of [undefined, '', 'Bearer ', 'Bearer']) {
+                const response = await withAuthorization(authorization);
+                expectInvalidKey(response);
+                expect(JSON.parse(response.payload).message).to.equal('Missing API key: send Authorization: Bearer <API key>.');
+            }
         });
 
-        it('refuses a key sent with another scheme', async () => {
+        it('refuses a key sent with another scheme, saying so rather than that the key is missing', async () => {
 
             const { key } = await familyWithKey(server);
-            expectInvalidKey(await withAuthorization(`Basic ${Buffer.from(`${key}:`).toString('base64')}`));
-            expectInvalidKey(await withAuthorization(`Token ${key}`));
-            expectInvalidKey(await withAuthorization(key));
+            for (const authorization of [`Basic ${Buffer.from(`${key}:`).toString('base64')}`, `Token ${key}`, key]) {
+                const response = await withAuthorization(authorization);
+                expectInvalidKey(response);
+                expect(JSON.parse(response.payload).message).to.equal('Authorization is not of the Bearer scheme: send Authorization: Bearer <API key>.');
+            }
+        });
+
+        it('refuses a Bearer header of another shape, saying how to write it', async () => {
+
+            const { key } = await familyWithKey(server);
+            for (const authorization of [`Bearer\t${key}`, `Bearer ${key} ${key}`, `Bearer ${key}, Bearer ${key}`]) {
+                const response = await withAuthorization(authorization);
+                expectInvalidKey(response);
+                expect(JSON.parse(response.payload).message).to.equal('Malformed Authorization header: send Authorization: Bearer <API key>, the key after one space.');
+            }
         });
 
         it('refuses a malformed key', async () => {

@@ -451,16 +451,17 @@ describe('GET /api/v1/openapi.json', () => {
         const answered = documentedOperations(document).flatMap(([, , operation]) => Object.values(operation.responses)
             .flatMap((response) => (response.content?.['application/json']?.schema as any)?.allOf?.[1].properties.code.enum ?? []));
 
-        // Any route may fail unexpectedly; no route lists that.
-        expect([...codes].sort()).to.equal([...new Set([...answered, 'internal_error'])].sort());
-        expect(codes).to.not.include(['method_not_allowed', 'unauthorized', 'forbidden', 'conflict']);
+        // Any route may fail unexpectedly, and any path refuses a method it does not take; no route lists either.
+        expect([...codes].sort()).to.equal([...new Set([...answered, 'method_not_allowed', 'internal_error'])].sort());
+        expect(codes).to.not.include(['unauthorized', 'forbidden', 'conflict']);
         expect(Object.keys((error.properties as any).code['x-enumDescriptions'])).to.equal(codes);
 
-        // A method a path does not take is not a 405.
+        // A method a path does not take is a 405 naming those it takes, as the description says.
         const family = await familyWithKey(server);
         const wrongMethod = await family.inject('PUT', '/api/v1/persons', {});
-        expect(bodyOf(wrongMethod)).to.include({ statusCode: 404, code: 'not_found' });
-        expect(error.description).to.contain('a method a path does not take, is 404 `not_found`');
+        expect(bodyOf(wrongMethod)).to.include({ statusCode: 405, code: 'method_not_allowed' });
+        expect(wrongMethod.headers.allow).to.equal('GET, HEAD, POST');
+        expect(error.description).to.contain('a method a path does not take is 405 `method_not_allowed`, with an `Allow` header');
     });
 
     it('describes the bodies the API really sends', async () => {

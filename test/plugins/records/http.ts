@@ -1,3 +1,4 @@
+import Http from 'http';
 import Zlib from 'zlib';
 
 import type { Server } from '@hapi/hapi';
@@ -111,6 +112,26 @@ describe('records API v1 over HTTP', () => {
             expect(response.status).to.equal(401);
             expect(response.headers.get('www-authenticate')).to.match(/^Bearer\b/);
             expect(await response.json()).to.include({ statusCode: 401, code: 'invalid_key' });
+        }
+    });
+
+    it('answers 401 invalid_key to two Authorization headers, even of the same key: Node keeps only the first, a proxy in front may have read the other', async () => {
+
+        const other = await familyWithKey(server);
+        for (const keys of [[family.key, family.key], [family.key, other.key], [family.key, 'frk_not-a-real-key']]) {
+            const response = await new Promise<{ status: number; headers: Http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+
+                const headers = ['host', new URL(server.info.uri).host, ...keys.flatMap((key) => ['authorization', `Bearer ${key}`])];        // two header lines
+                Http.get(`${server.info.uri}/api/v1/persons`, { headers }, (answer) => {
+
+                    let body = '';
+                    answer.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: answer.statusCode!, headers: answer.headers, body }));
+                }).on('error', reject);
+            });
+
+            expect(response.status).to.equal(401);
+            expect(response.headers['www-authenticate']).to.match(/^Bearer\b/);
+            expect(JSON.parse(response.body)).to.include({ statusCode: 401, code: 'invalid_key', message: 'More than one Authorization header: send one, Authorization: Bearer <API key>.' });
         }
     });
 

@@ -94,6 +94,13 @@ describe('records API v1: validation', () => {
             expectError(await family.inject('POST', '/api/v1/persons', '"Ada"', json), 400, 'invalid_request');
         });
 
+        it('says where a body stops being JSON, and names a __proto__ key rather than calling its JSON broken', async () => {
+
+            expectError(await family.inject('POST', '/api/v1/persons', '{"first_name": "Ada",', json), 400, 'invalid_request', 'The body is not valid JSON: ');
+            expectError(await family.inject('PATCH', `/api/v1/persons/${personId}`, '{first_name: "Ada"}', json), 400, 'invalid_request', 'The body is not valid JSON: Expected property name');
+            expectError(await family.inject('POST', '/api/v1/persons', '{"first_name":"Ada","last_name":"King","__proto__":{"x":1}}', json), 400, 'invalid_request', 'The body holds a "__proto__" key');
+        });
+
         it('refuses content types other than JSON with 415', async () => {
 
             const asText = { 'content-type': 'text/plain' };
@@ -214,6 +221,19 @@ describe('records API v1: validation', () => {
             expectError(await family.inject('GET', `/api/v1/trees?limit=1&cursor=${cursor}`), 400, 'invalid_request', 'cursor');
             expectError(await family.inject('GET', `/api/v1/trees?sort=created_at&limit=1&cursor=${cursor}`), 400, 'invalid_request', 'cursor');
             expectError(await family.inject('GET', `/api/v1/trees?sort=name&direction=desc&limit=1&cursor=${cursor}`), 400, 'invalid_request', 'cursor');
+        });
+
+        it('refuses a cursor of another resource\'s list, which would page this one from some other record', async () => {
+
+            for (let variant = 0; variant < 2; ++variant) {
+                await family.inject('POST', '/api/v1/events', createBody('events', { variant }));
+            }
+
+            const cursor = JSON.parse((await family.inject('GET', '/api/v1/events?limit=1')).payload).meta.next_cursor;
+            expect(dataOf(await family.inject('GET', `/api/v1/events?limit=1&cursor=${cursor}`))).to.have.length(1);
+            for (const name of ['persons', 'trees', 'projects']) {
+                expectError(await family.inject('GET', `/api/v1/${name}?limit=1&cursor=${cursor}`), 400, 'invalid_request', `cursor does not come from a list of ${name}`);
+            }
         });
     });
 

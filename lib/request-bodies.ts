@@ -1,0 +1,109 @@
+import type { Request } from '@hapi/hapi';
+import type Boom from '@hapi/boom';
+
+import { apiError } from './errors';
+
+/*
+ * Two things hapi lets through when it reads a body it parses:
+ * - a Content-Encoding it has no decoder for (br, zstd, a typo): it reads the bytes as if not
+ *   encoded, so a brotli body was "Invalid request payload JSON format" and a mislabelled one
+ *   was taken;
+ * - bytes that are not UTF-8: it decodes them to U+FFFD, so a name sent in Latin-1 was stored
+ *   with a replacement character where its "é" was, and the answer was 201.
+ * Both are refused after authentication, like any other bad body: counted against the rate
+ * limit, with its headers.
+ */
+
+/** Media types hapi decodes as UTF-8 text: JSON, text and forms (multipart parts and binary bodies are bytes). */
+const textMediaType = /^(?:application\/(?:.+\+)?json|text\/.+|application\/x-www-form-urlencoded)$/;
+
+/** Whether bytes that arrive in chunks are UTF-8, a character split between two chunks included. */
+export function utf8Check() {
+
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    let valid = true;
+    return {
+        push(chunk: Buffer): void {
+
+            try {
+                if (valid) {
+                    decoder.decode(chunk, { stream: true });
+                }
+            }
+            catch {
+                valid = false;
+            }
+        },
+        /** After the last chunk: a character cut short at the end is not UTF-8 either. */
+        end(): boolean {
+
+            if (!valid) {
+                return false;
+            }
+
+            try {
+                decoder.decode();
+                return true;
+            }
+            catch {
+                return false;
+            }
+        }
+    };
+}
+
+/** What was learnt of a body before hapi read it: a coding it cannot undo, or the check of its bytes. */
+type BodyCheck = { unsupported: Boom.Boom } | { utf8: ReturnType<typeof utf8Check> };
+
+const checks = new WeakMap<Request, BodyCheck>();
+
+/** The content codings hapi decodes (its own: the service adds none with server.decoder()). */
+const decodedCodings = ['gzip', 'deflate'];
+
+function unsupportedEncoding(encoding: string): Boom.Boom {
+
+    const error = apiError(415, 'unsupported_media_type', `Content-Encoding ${encoding} is not supported: send the body as it is, or encoded with ${decodedCodings.join(' or ')}.`);
+    // RFC 9110 §12.5.3: a 415 for a content coding names the codings the server takes.
+    error.output.headers['Accept-Encoding'] = decodedCodings.join(', ');
+    return error;
+}
+
+/** onPreAuth: before hapi reads a body it will parse, checks its coding and starts checking its bytes. */
+export function watchRequestBody(request: Request): void {
+
+    const settings = request.route.settings.payload;
+    if (request.method === 'get' || request.method === 'head' || settings?.parse !== true) {
+        return;
+    }
+
+    const header = request.headers['content-encoding'] as string | undefined;
+    if (header !== undefined) {
+        // Codings are case-insensitive (RFC 9110 §8.4.1); hapi looks its decoders up as sent.
+        const encoding = header.trim().toLowerCase();
+        if (encoding !== 'identity' && !decodedCodings.includes(encoding)) {
+            checks.set(request, { unsupported: unsupportedEncoding(header) });
+            (request as { payload: unknown }).payload = null;      // hapi then leaves the body unread (drained)
+            return;
+        }
+
+        request.headers['content-encoding'] = encoding;
+    }
+
+    const utf8 = utf8Check();
+    checks.set(request, { utf8 });
+    // The bytes as the parser reads them, after decompression.
+    request.events.on('peek', (chunk) => utf8.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+}
+
+/** onPostAuth, once the body is read: refuses one whose coding hapi could not undo, or whose text is not UTF-8. */
+export function refuseUnreadableBody(request: Request): void {
+
+    const check = checks.get(request);
+    if (check && 'unsupported' in check) {
+        throw check.unsupported;
+    }
+
+    if (check && textMediaType.test(request.mime ?? '') && !check.utf8.end()) {
+        throw apiError(400, 'invalid_request', 'The body is not UTF-8, the only character encoding the service reads (RFC 8259 for JSON): send it in UTF-8, whatever charset its Content-Type names.');
+    }
+}

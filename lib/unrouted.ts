@@ -1,0 +1,49 @@
+import type { Request, Server } from '@hapi/hapi';
+import type Boom from '@hapi/boom';
+
+import { apiError } from './errors';
+import { isPercentEncodedUtf8 } from './query-string';
+
+const routedMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** The methods the server's routes take at `path`; HEAD wherever GET, as hapi answers it. */
+export function allowedMethods(server: Server, path: string): string[] {
+
+    const allowed: string[] = routedMethods.filter((method) => server.match(method, path) !== null);
+    if (allowed[0] === 'GET') {
+        allowed.splice(1, 0, 'HEAD');
+    }
+
+    return allowed;
+}
+
+/**
+ * The answer to a request no route took, which hapi gives without a word of why; undefined for
+ * any other. A path that takes other methods is a 405 naming them in `Allow` (RFC 9110 §15.5.6),
+ * not a 404 a client would read as "no such record"; a path that is not percent-encoded UTF-8 says so.
+ */
+export function unroutedAnswer(request: Request, response: Boom.Boom): Boom.Boom | undefined {
+
+    // hapi's own not-found and bad-path routes have this method; every route of the service has a real one.
+    if ((request.route.method as string) !== '_special') {
+        return undefined;
+    }
+
+    if (response.output.statusCode === 400) {
+        return isPercentEncodedUtf8(request.path) ? undefined : apiError(400, 'invalid_request', 'The path is not percent-encoded UTF-8: write "%" as %25, and other characters as the %XX escapes of their UTF-8 bytes.');
+    }
+
+    if (response.output.statusCode !== 404) {
+        return undefined;
+    }
+
+    const method = request.method.toUpperCase();
+    const allowed = allowedMethods(request.server, request.path);
+    if (allowed.length === 0) {
+        return apiError(404, 'not_found', `No route ${method} ${request.path}: /api/v1/openapi.json lists the API's paths.`);
+    }
+
+    const error = apiError(405, 'method_not_allowed', `${request.path} does not take ${method}: it takes ${allowed.join(', ')}.`);
+    error.output.headers.Allow = allowed.join(', ');
+    return error;
+}

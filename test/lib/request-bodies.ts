@@ -1,0 +1,137 @@
+import Http from 'http';
+import Zlib from 'zlib';
+
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+import type { Server } from '@hapi/hapi';
+
+import { utf8Check } from '../../lib/request-bodies';
+import { familyWithKey, testServer, type FamilyFixture } from '../helpers/server';
+import { createBody, dataOf, expectError } from '../plugins/records/fixtures';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+const json = { 'content-type': 'application/json' };
+
+/** A person body whose first name is "Zoë", in the given bytes. */
+const zoe = (encoding: BufferEncoding) => Buffer.concat([Buffer.from('{"first_name":"Zo'), Buffer.from('ë', encoding), Buffer.from('","last_name":"Müller"}')]);
+
+describe('utf8Check()', () => {
+
+    const checked = (...chunks: Buffer[]) => {
+
+        const check = utf8Check();
+        chunks.forEach(check.push);
+        return check.end();
+    };
+
+    it('takes UTF-8 however it is cut into chunks', () => {
+
+        const text = Buffer.from('Zoë 😀 Müller');
+        for (let cut = 0; cut <= text.length; ++cut) {
+            expect(checked(text.subarray(0, cut), text.subarray(cut)), `cut at ${cut}`).to.be.true();
+        }
+
+        expect(checked()).to.be.true();
+    });
+
+    it('refuses a byte that is not UTF-8, and a character the last chunk cuts short', () => {
+
+        expect(checked(Buffer.from('Zo\xeb', 'latin1'), Buffer.from('!'))).to.be.false();
+        expect(checked(Buffer.from('Zo'), Buffer.from('\xc3', 'latin1'))).to.be.false();
+        expect(checked(Buffer.from('\xed\xa0\x80', 'latin1'))).to.be.false();         // a surrogate: no character of UTF-8
+    });
+});
+
+describe('request bodies', () => {
+
+    let server: Server;
+    let family: FamilyFixture;
+
+    before(async () => {
+
+        server = await testServer();
+        await server.start();
+        family = await familyWithKey(server);
+    });
+
+    after(() => server.stop());
+
+    const personCount = () => server.app.services.models.records.persons.count({ where: { family_long_id: family.familyLongId } });
+
+    describe('not UTF-8', () => {
+
+        it('refuses a JSON body that is not UTF-8 with 400 invalid_request, rather than storing U+FFFD for what it could not read', async () => {
+
+            const before = await personCount();
+            for (const headers of [json, { 'content-type': 'application/json; charset=latin1' }, { 'content-type': 'application/json; charset=utf-8' }]) {
+                const response = await family.inject('POST', '/api/v1/persons', zoe('latin1'), headers);
+                expectError(response, 400, 'invalid_request', 'The body is not UTF-8');
+                expect(response.headers.ratelimit).to.exist();
+            }
+
+            const id = dataOf(await family.inject('POST', '/api/v1/persons', zoe('utf8'), json), 201).id;
+            expectError(await family.inject('PATCH', `/api/v1/persons/${id}`, Buffer.from('{"first_name":"Zo\xeb"}', 'latin1'), json), 400, 'invalid_request', 'not UTF-8');
+            expect(dataOf(await family.inject('GET', `/api/v1/persons/${id}`))).to.include({ first_name: 'Zoë', revision: 1 });
+            expect(await personCount()).to.equal(before + 1);
+        });
+
+        it('refuses a body with a character cut short, and one gzip-encoded that is not UTF-8 once decoded', async () => {
+
+            expectError(await family.inject('POST', '/api/v1/persons', Buffer.from('{"first_name":"Zo\xc3","last_name":"M"}', 'latin1'), json), 400, 'invalid_request', 'not UTF-8');
+            expectError(await family.inject('POST', '/api/v1/persons', Zlib.gzipSync(zoe('latin1')), { ...json, 'content-encoding': 'gzip' }), 400, 'invalid_request', 'not UTF-8');
+            expect(dataOf(await family.inject('POST', '/api/v1/persons', Zlib.gzipSync(zoe('utf8')), { ...json, 'content-encoding': 'gzip' }), 201).first_name).to.equal('Zoë');
+        });
+
+        it('takes a character whose bytes arrive in two pieces', async () => {
+
+            const body = zoe('utf8');
+            const split = body.indexOf(Buffer.from('ë')) + 1;            // between the two bytes of "ë"
+            const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+
+                const request = Http.request(`${server.info.uri}/api/v1/persons`, { method: 'POST', headers: { ...json, authorization: `Bearer ${family.key}`, 'transfer-encoding': 'chunked' } }, (answer) => {
+
+                    let text = '';
+                    answer.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: answer.statusCode!, body: text }));
+                });
+                request.on('error', reject);
+                request.write(body.subarray(0, split));
+                setTimeout(() => request.end(body.subarray(split)), 50);
+            });
+
+            expect(response.status, response.body).to.equal(201);
+            expect(JSON.parse(response.body).data.first_name).to.equal('Zoë');
+        });
+    });
+
+    describe('Content-Encoding', () => {
+
+        it('refuses a coding it cannot decode with 415 unsupported_media_type and Accept-Encoding, rather than reading the bytes as they came', async () => {
+
+            const before = await personCount();
+            for (const encoding of ['br', 'zstd', 'gzip, gzip', 'x-unknown']) {
+                const response = await family.inject('POST', '/api/v1/persons', JSON.stringify(createBody('persons')), { ...json, 'content-encoding': encoding });
+                expectError(response, 415, 'unsupported_media_type', `Content-Encoding ${encoding} is not supported`);
+                expect(response.headers['accept-encoding']).to.equal('gzip, deflate');
+                expect(response.headers.ratelimit).to.exist();
+            }
+
+            expect(await personCount()).to.equal(before);
+        });
+
+        it('reads gzip and deflate in any case, and identity as no coding', async () => {
+
+            const body = Buffer.from(JSON.stringify(createBody('persons')));
+            for (const [encoding, bytes] of [['gzip', Zlib.gzipSync(body)], ['GZIP', Zlib.gzipSync(body)], ['Deflate', Zlib.deflateSync(body)], ['identity', body]] as const) {
+                dataOf(await family.inject('POST', '/api/v1/persons', bytes, { ...json, 'content-encoding': encoding }), 201);
+            }
+        });
+
+        it('answers a bad key first', async () => {
+
+            const response = await server.inject({ method: 'POST', url: '/api/v1/persons', payload: '{}', headers: { ...json, 'content-encoding': 'br' } });
+            expectError(response, 401, 'invalid_key');
+        });
+    });
+});

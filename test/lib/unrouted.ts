@@ -1,0 +1,75 @@
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+import type { Server } from '@hapi/hapi';
+
+import { allowedMethods } from '../../lib/unrouted';
+import { familyWithKey, testServer, type FamilyFixture } from '../helpers/server';
+import { createBody, dataOf, expectError } from '../plugins/records/fixtures';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+describe('requests no route takes', () => {
+
+    let server: Server;
+    let family: FamilyFixture;
+    let personId: string;
+
+    before(async () => {
+
+        server = await testServer();
+        family = await familyWithKey(server);
+        personId = dataOf(await family.inject('POST', '/api/v1/persons', createBody('persons')), 201).id;
+    });
+
+    after(() => server.stop());
+
+    it('lists the methods a path takes, HEAD with GET', () => {
+
+        expect(allowedMethods(server, '/api/v1/persons')).to.equal(['GET', 'HEAD', 'POST']);
+        expect(allowedMethods(server, `/api/v1/persons/${personId}`)).to.equal(['GET', 'HEAD', 'PATCH', 'DELETE']);
+        expect(allowedMethods(server, '/api/v1/all')).to.equal(['GET', 'HEAD']);
+        expect(allowedMethods(server, '/api/v1/nothing')).to.equal([]);
+    });
+
+    it('answers a method a path does not take with 405 method_not_allowed and an Allow header, not a 404 read as "no such record"', async () => {
+
+        const cases: [string, string, string][] = [
+            ['PUT', `/api/v1/persons/${personId}`, 'GET, HEAD, PATCH, DELETE'],
+            ['POST', `/api/v1/persons/${personId}`, 'GET, HEAD, PATCH, DELETE'],
+            ['PUT', '/api/v1/persons', 'GET, HEAD, POST'],
+            ['DELETE', '/api/v1/persons', 'GET, HEAD, POST'],
+            ['PATCH', '/api/v1/persons/', 'GET, HEAD, POST'],
+            ['POST', '/api/v1/all', 'GET, HEAD'],
+            ['OPTIONS', '/api/v1/persons', 'GET, HEAD, POST'],
+            ['POST', '/api/v1/openapi.json', 'GET, HEAD']
+        ];
+        for (const [method, path, allow] of cases) {
+            for (const send of [family.inject, (m: string, url: string) => server.inject({ method: m, url })]) {
+                const response = await send(method, path);
+                expectError(response, 405, 'method_not_allowed', `does not take ${method}: it takes ${allow}.`);
+                expect(response.headers.allow, `${method} ${path}`).to.equal(allow);
+                expect(response.headers['cache-control']).to.equal('no-store');
+            }
+        }
+
+        // The record is still there: nothing was done to it.
+        expect(dataOf(await family.inject('GET', `/api/v1/persons/${personId}`)).revision).to.equal(1);
+    });
+
+    it('answers a path nothing has with 404 not_found saying there is no such route', async () => {
+
+        for (const [method, path] of [['GET', '/api/v1/nothing'], ['GET', '/api/v1/PERSONS'], ['DELETE', '/api/v2/persons'], ['GET', '/api/v1/persons/x/y']]) {
+            const response = await family.inject(method, path);
+            expectError(response, 404, 'not_found', `No route ${method} ${path}`);
+            expect(response.headers.allow).to.not.exist();
+        }
+    });
+
+    it('answers a path that is not percent-encoded UTF-8 with 400 invalid_request saying so', async () => {
+
+        for (const path of ['/api/v1/persons/%ff', '/api/v1/persons/%zz', '/api/v1/persons/%', '/api/v1/persons/%E2%82']) {
+            expectError(await family.inject('GET', path), 400, 'invalid_request', 'The path is not percent-encoded UTF-8');
+        }
+    });
+});
