@@ -3,7 +3,7 @@ import type { ResourceDeclaration } from './fields';
 export const gallery: ResourceDeclaration = {
     name: 'gallery',
     singular: 'gallery item',
-    description: 'Photos and other pictures. Each record carries `url`, a signed link to the image that works until `url_expires_at` (15 minutes by default).',
+    description: 'Photos and other pictures. Each record carries `url`, a signed link to the image that works until `url_expires_at` (10 to 15 minutes ahead by default; the link stays the same for 5 minutes, so browsers can cache the picture).',
     idPrefix: 'gal',
     table: 'gallery_items',
     creatable: false,

@@ -43,10 +43,22 @@ export function verifyFileToken(key: Buffer, token: string, nowSeconds: number):
 
 export const nowInSeconds = () => Math.floor(Date.now() / 1000);
 
-/** A signed URL serving the file of `record`, valid for the resource's `signed_url_seconds` (policies/files.yaml). */
+/**
+ * When a link signed now for `lifetime` seconds expires: at a multiple of a third of the lifetime,
+ * so the link stays the same for that long and a browser's cache of the picture is of use across
+ * pages (a new link every time would be a new download every time). It works for two thirds of
+ * the lifetime at least and never for longer than the lifetime.
+ */
+export function linkExpiry(nowSeconds: number, lifetime: number): number {
+
+    const step = Math.max(1, Math.floor(lifetime / 3));
+    return Math.floor((nowSeconds + lifetime) / step) * step;
+}
+
+/** A signed URL serving the file of `record`, valid for up to the resource's `signed_url_seconds` (policies/files.yaml; linkExpiry() says how long). */
 export function signedFileUrl(context: FilesContext, resource: string, record: RecordRow): { url: string; expiresAt: Date } {
 
     const lifetime = context.policies().files.resources.find((entry) => entry.name === resource)!.signed_url_seconds;
-    const grant: FileGrant = { resource, id: record.id as string, storageKey: record.storage_key as string, expiresAt: nowInSeconds() + lifetime };
+    const grant: FileGrant = { resource, id: record.id as string, storageKey: record.storage_key as string, expiresAt: linkExpiry(nowInSeconds(), lifetime) };
     return { url: `${context.publicBaseUrl}/files/${fileToken(context.signingKey, grant)}`, expiresAt: new Date(grant.expiresAt * 1000) };
 }
