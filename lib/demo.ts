@@ -1,13 +1,15 @@
 import Crypto from 'crypto';
 
+import type { Server } from '@hapi/hapi';
+
 import type { Family } from '../models/family';
 import { resourceNames, resources, type ResourceName } from '../models/resources';
 import { createRecord, updateRecord, type WriteContext } from '../plugins/records/writes';
 import { createApiKey } from './accounts/api-keys';
 import { createFamily, enableApi } from './accounts/families';
 import { createUser } from './accounts/users';
+import { demoPdf, demoPhoto } from './demo-files';
 import { randomBase62 } from './ids';
-import type { Services } from './services';
 
 /*
  * The demo family: three generations of two families joined by a marriage, with
@@ -31,7 +33,7 @@ type DemoPerson = Record<string, unknown> & { readonly parents?: readonly [Perso
 /** A sample record; `person` names the demo person it concerns. */
 type DemoRecord = Record<string, string | number> & { person?: PersonHandle };
 
-const demoRecords: Record<Exclude<ResourceName, 'trees' | 'persons'>, DemoRecord[]> = {
+const demoRecords: Record<Exclude<ResourceName, 'trees' | 'persons' | FileResourceName>, DemoRecord[]> = {
     events: [
         { title: 'Birth of Zoë', type: 'birth', date: '1988-02-29', place: 'Köln', person: 'zoe' },
         { title: 'Birth of Mateo', type: 'birth', date: '1991-10-07', place: 'Berlin', person: 'mateo' },
@@ -47,18 +49,27 @@ const demoRecords: Record<Exclude<ResourceName, 'trees' | 'persons'>, DemoRecord
         { description: 'Photo scanning service', kind: 'expense', amount_minor: 12990, currency: 'EUR', category: 'digitisation', occurred_on: '2025-04-02' },
         { description: 'Reunion contributions', kind: 'income', amount_minor: 60000, currency: 'EUR', category: 'reunion', occurred_on: '2025-05-20', notes: 'Six households, 100.00 EUR each.' }
     ],
-    // Metadata only: uploads arrive with the files capability.
-    gallery: [
-        { title: 'Hans and Greta\'s wedding', taken_on: '1956-09', place: 'Köln', person: 'hans', original_name: 'hochzeit-1956.jpg', media_type: 'image/jpeg', size_bytes: 2483117 },
-        { title: 'The Álvarez family in Sevilla', taken_on: '1965', place: 'Sevilla', person: 'carmen', original_name: 'sevilla-1965.jpg', media_type: 'image/jpeg', size_bytes: 1876342 }
-    ],
-    documents: [
-        { title: 'Birth certificate of Zoë Müller', category: 'certificate', document_date: '1988-03-02', person: 'zoe', original_name: 'geburtsurkunde-zoe.pdf', media_type: 'application/pdf', size_bytes: 184220 },
-        { title: 'Letter from José to Carmen', category: 'letter', document_date: '1952-06', person: 'jose', original_name: 'carta-1952.pdf', media_type: 'application/pdf', size_bytes: 96512 }
-    ],
     history: [
         { title: 'The bakery on the Severinstraße', period: '1960s', occurred_on: '1962', place: 'Köln', person: 'hans', body: 'Hans opened the bakery in 1962; Greta kept the books and Klaus grew up in the flat above it.' },
         { title: 'From Madrid to Köln', period: '1980s', occurred_on: '1984', place: 'Köln', person: 'maria', body: 'María came to Köln to study German in 1984 and met Klaus at the bakery counter.' }
+    ]
+};
+
+type FileResourceName = 'gallery' | 'documents';
+/** A gallery item or document: its fields, and its file, made from them (demo-files.ts). */
+type DemoFileRecord = { record: DemoRecord; original_name: string; file: (record: DemoRecord) => Buffer | Promise<Buffer> };
+
+const pdfOf = (record: DemoRecord) => demoPdf(String(record.title), String(record.document_date));
+
+// Stored as an upload stores them: files that count against the quota and that the signed URLs serve.
+const demoFileRecords: Record<FileResourceName, DemoFileRecord[]> = {
+    gallery: [
+        { record: { title: 'Hans and Greta\'s wedding', taken_on: '1956-09', place: 'Köln', person: 'hans' }, original_name: 'hochzeit-1956.png', file: () => demoPhoto(0) },
+        { record: { title: 'The Álvarez family in Sevilla', taken_on: '1965', place: 'Sevilla', person: 'carmen' }, original_name: 'sevilla-1965.png', file: () => demoPhoto(1) }
+    ],
+    documents: [
+        { record: { title: 'Birth certificate of Zoë Müller', category: 'certificate', document_date: '1988-03-02', person: 'zoe' }, original_name: 'geburtsurkunde-zoe.pdf', file: pdfOf },
+        { record: { title: 'Letter from José to Carmen', category: 'letter', document_date: '1952-06', person: 'jose' }, original_name: 'carta-1952.pdf', file: pdfOf }
     ]
 };
 
@@ -73,9 +84,10 @@ export interface DemoFamily {
     superAdmin: { email: string; password: string };
 }
 
-/** Creates a new demo family with the API on for every resource, a manager, a super-admin, a key with every operation and sample records. */
-export async function seedDemoFamily(services: Services): Promise<DemoFamily> {
+/** Creates a new demo family with the API on for every resource, a manager, a super-admin, a key with every operation and sample records (gallery items and documents with their files). */
+export async function seedDemoFamily(server: Server): Promise<DemoFamily> {
 
+    const services = server.app.services;
     const { accounts } = services;
     const created = await createFamily(accounts, { name: 'The Demo Family', plan: 'family' });
     const family = await enableApi(accounts, created.family_long_id, resourceNames);
@@ -108,9 +120,17 @@ export async function seedDemoFamily(services: Services): Promise<DemoFamily> {
         }
     }
 
+    const withPerson = ({ person, ...values }: DemoRecord) => (person ? { ...values, person_id: personIds[person] } : values);
     for (const [name, records] of Object.entries(demoRecords)) {
-        for (const { person, ...values } of records) {
-            await createRecord(context, resources[name as ResourceName], person ? { ...values, person_id: personIds[person] } : values);
+        for (const record of records) {
+            await createRecord(context, resources[name as ResourceName], withPerson(record));
+        }
+    }
+
+    const owner = { familyLongId: family.family_long_id, plan: family.plan };
+    for (const [name, fileRecords] of Object.entries(demoFileRecords) as [FileResourceName, DemoFileRecord[]][]) {
+        for (const { record, original_name: originalName, file } of fileRecords) {
+            await server.plugins.files.storeFile(owner, name, { data: await file(record), originalName, metadata: withPerson(record) });
         }
     }
 

@@ -2,7 +2,9 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
+import { servedDemoFiles } from './helpers/demo-files';
 import { familyWithKey } from './helpers/server';
+import { sha256Of } from './plugins/files/fixtures';
 import { cliEnvironment, runCli, runCliJson, runCliWithStdoutClosed, testServerWithCliEnvironment } from './cli/run';
 
 export const lab = Lab.script();
@@ -59,6 +61,11 @@ describe('family-records CLI', () => {
         const resources = JSON.parse(all.payload).data as Record<string, unknown[]>;
         expect(Object.keys(resources).sort()).to.equal(['documents', 'events', 'finances', 'gallery', 'history', 'persons', 'projects', 'trees']);
         expect(Object.values(resources).every((records) => records.length > 0)).to.be.true();
+
+        // Stored by the CLI where the server keeps files (FILES_DIR), and served by it.
+        const files = await servedDemoFiles(server, demo.key, demo.family_long_id);
+        expect(files).to.have.length(4);
+        expect(files.every(({ row, served }) => sha256Of(served) === row.sha256 && served.length === row.size_bytes)).to.be.true();
 
         const second = await runCliJson(['demo', '--json'], env);
         expect(second.family_long_id).to.not.equal(demo.family_long_id);

@@ -4,7 +4,11 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { seedDemoFamily, type DemoFamily } from '../lib/demo';
+import { detectMediaType } from '../plugins/files/media-types';
+import { storageUsed } from '../plugins/files/quota';
+import { servedDemoFiles } from './helpers/demo-files';
 import { allResources, testServer } from './helpers/server';
+import { sha256Of } from './plugins/files/fixtures';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -17,7 +21,7 @@ describe('seedDemoFamily()', () => {
     before(async () => {
 
         server = await testServer();
-        demo = await seedDemoFamily(server.app.services);
+        demo = await seedDemoFamily(server);
     });
 
     after(() => server.stop());
@@ -87,6 +91,29 @@ describe('seedDemoFamily()', () => {
         expect((await get('/api/v1/events?sort=date&filter[type]=marriage')).statusCode).to.equal(200);
     });
 
+    it('stores a real file for every gallery item and document, served by its signed URL as stored', async () => {
+
+        const files = await servedDemoFiles(server, demo.key, demo.family.family_long_id);
+        const policies = server.app.services.policyStore.current();
+
+        expect(files.map((file) => file.resource)).to.equal(['gallery', 'gallery', 'documents', 'documents']);
+        for (const { resource, row, served } of files) {
+            expect(sha256Of(served), `${resource} ${row.id}`).to.equal(row.sha256);
+            expect(served.length).to.equal(row.size_bytes);
+            expect(detectMediaType(policies.files, served)).to.equal(row.media_type);
+            expect(row.media_type).to.equal(resource === 'gallery' ? 'image/png' : 'application/pdf');
+        }
+    });
+
+    it('counts the files\' real sizes against the family\'s storage quota', async () => {
+
+        const files = await servedDemoFiles(server, demo.key, demo.family.family_long_id);
+        const sizes = files.reduce((sum, file) => sum + file.served.length, 0);
+
+        expect(sizes).to.be.below(100 * 1024);
+        expect(await storageUsed(server.app.services.models, demo.family.family_long_id)).to.equal(sizes);
+    });
+
     it('creates a manager who can sign in with the printed password', async () => {
 
         const user = await server.app.services.models.User.findOne({ where: { email: demo.manager.email } });
@@ -99,10 +126,14 @@ describe('seedDemoFamily()', () => {
 
     it('makes a new family every time', async () => {
 
-        const second = await seedDemoFamily(server.app.services);
+        const second = await seedDemoFamily(server);
 
         expect(second.family.family_long_id).to.not.equal(demo.family.family_long_id);
         expect(second.manager.email).to.not.equal(demo.manager.email);
         expect(second.family.api_resources).to.equal(allResources);
+        // The same files: the second family's records share the first's blobs.
+        const [first, again] = await Promise.all([demo, second].map((family) => servedDemoFiles(server, family.key, family.family.family_long_id)));
+        const digests = (files: typeof first) => files.map((file) => file.row.sha256).sort();
+        expect(digests(again)).to.equal(digests(first));
     });
 });

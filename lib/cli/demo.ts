@@ -1,7 +1,7 @@
 import { seedDemoFamily, type DemoFamily } from '../demo';
 import { command } from './command';
 import { jsonOption, printResult } from './output';
-import { withServices } from './services';
+import { withServer } from './services';
 
 /** How to try the demo family: what `demo` and a first `serve` print. */
 export function demoInstructions(demo: DemoFamily, baseUrl: string): string[] {
@@ -26,7 +26,8 @@ export const demoCommand = command({
     options: jsonOption,
     async run({ values }) {
 
-        const { demo, baseUrl } = await withServices(async (services) => ({ demo: await seedDemoFamily(services), baseUrl: services.config.publicBaseUrl }));
+        // The server's files plugin stores the demo's files where the running servers keep theirs (FILES_DIR).
+        const { demo, baseUrl } = await withServer(async (server) => ({ demo: await seedDemoFamily(server), baseUrl: server.app.services.config.publicBaseUrl }));
         printResult(values.json, {
             family_long_id: demo.family.family_long_id,
             name: demo.family.name,

@@ -49,7 +49,7 @@ async function seedDemoWhenEmpty(server: Server): Promise<void> {
         return;
     }
 
-    const demo = await seedDemoFamily(services);
+    const demo = await seedDemoFamily(server);
     process.stdout.write(['The database was empty: seeded a demo family.', ...demoInstructions(demo, server.info.uri), ''].join('\n') + '\n');
 }
 

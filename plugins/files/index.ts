@@ -2,6 +2,7 @@ import type { Plugin, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import type { ListedBlob } from '../../lib/storage';
+import type { ResourceRecord } from '../../models/resource-record';
 import { resources } from '../../models/resources';
 import { releaseBlob } from './blobs';
 import { fileResourceNames, type FilesContext, type FilesOptions } from './context';
@@ -9,6 +10,7 @@ import { documentFileHandler } from './document-file';
 import { serveFileHandler } from './serve-file';
 import { serveFileDocs } from './serve-file-docs';
 import { signedFileUrl } from './signed-urls';
+import { storeFile, type FileOwner, type FileToStore } from './store-file';
 import { FilesTasks } from './tasks';
 import { uploadHandler, uploadPayloadSchema } from './upload';
 
@@ -18,6 +20,8 @@ export type { FilesOptions };
 export interface FilesApi {
     /** Removes stored files no record holds, written before the grace period; what the schedule runs. Resolves to them. */
     sweepUnreferencedFiles(): Promise<ListedBlob[]>;
+    /** Stores a file and creates its record, as an upload does once its body is decoded: how the demo family gets its files. */
+    storeFile(owner: FileOwner, resource: 'gallery' | 'documents', file: FileToStore): Promise<ResourceRecord>;
 }
 
 declare module '@hapi/hapi' {
@@ -88,7 +92,10 @@ export const filesPlugin: Plugin<FilesOptions> = {
         const context: FilesContext = { ...options, records: server.plugins.records, policies: () => options.policyStore.current() };
         const tasks = new FilesTasks(context);
 
-        server.expose({ sweepUnreferencedFiles: () => tasks.sweep() } satisfies FilesApi);
+        server.expose({
+            sweepUnreferencedFiles: () => tasks.sweep(),
+            storeFile: (owner, resource, file) => storeFile(context, owner, resources[resource], file)
+        } satisfies FilesApi);
         // Only while the server runs (not in the CLI); stopped before the database closes.
         server.ext('onPostStart', () => tasks.start());
         server.ext('onPreStop', () => tasks.stop());

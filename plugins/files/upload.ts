@@ -4,13 +4,11 @@ import Joi from 'joi';
 import { apiCredentials } from '../../gateway/scopes';
 import { storableText } from '../../lib/storable-text';
 import { stringOfAtMost } from '../../lib/text-length';
-import { maxCharactersOf, type ResourceDeclaration } from '../../models/resources';
+import type { ResourceDeclaration } from '../../models/resources';
 import { decodeCanonicalBase64, decodedLength } from './base64';
-import { holdBlob, releaseBlob } from './blobs';
 import type { FilesContext } from './context';
-import { sanitizeFileName } from './file-name';
-import { acceptedMediaType } from './media-types';
-import { assertUploadSize, assertWithinQuota, lockFamilyStorage, storageUsed } from './quota';
+import { assertUploadSize } from './quota';
+import { storeFile } from './store-file';
 
 interface UploadPayload {
     file_base64: string;
@@ -39,51 +37,20 @@ export function uploadPayloadSchema(metadata: Joi.ObjectSchema): Joi.ObjectSchem
 }
 
 /**
- * `POST /api/v1/gallery|documents`: checks the file (size, base64, type by content), stores
- * it, then creates the record with its change event, checking the storage quota in that
- * same transaction.
+ * `POST /api/v1/gallery|documents`: decodes the file (its size checked first, against the
+ * plan's limit), then stores it and creates its record (store-file.ts).
  */
 export function uploadHandler(resource: ResourceDeclaration, context: FilesContext) {
 
-    const maxNameLength = maxCharactersOf(resource.fields.original_name);
-
     return async (request: Request, h: ResponseToolkit) => {
 
-        const { file_base64: encoded, original_name: givenName, mime_type: declaredType, ...metadata } = request.payload as UploadPayload;
-        const { familyLongId, plan: planName } = apiCredentials(request).family;
-        const policies = context.policies();
-        const plan = policies.plans.get(planName)!;
+        const { file_base64: encoded, original_name: originalName, mime_type: declaredType, ...metadata } = request.payload as UploadPayload;
+        const owner = apiCredentials(request).family;
 
-        assertUploadSize(plan, decodedLength(encoded));
+        // Before decoding: a file over the limit is refused without the work of decoding it.
+        assertUploadSize(context.policies().plans.get(owner.plan)!, decodedLength(encoded));
         const data = decodeCanonicalBase64(encoded, 'file_base64');
-        const mediaType = acceptedMediaType(policies.files, resource.name, data, declaredType);
-        // Fails fast, before the file is written; the check that counts is in the transaction.
-        assertWithinQuota(plan, await storageUsed(context.models, familyLongId), data.length);
-
-        // Written before the transaction: a slow disk write never holds the database's write lock.
-        const blob = await context.storage.put(data);
-        let record;
-        try {
-            record = await context.records.createRecord(familyLongId, resource, metadata, {
-                serverValues: {
-                    original_name: sanitizeFileName(givenName, maxNameLength),
-                    media_type: mediaType,
-                    size_bytes: blob.size,
-                    storage_key: blob.key,
-                    sha256: blob.sha256
-                },
-                async beforeCreate(transaction) {
-
-                    await lockFamilyStorage(context.models, familyLongId, transaction);
-                    assertWithinQuota(plan, await storageUsed(context.models, familyLongId, transaction), blob.size);
-                    await holdBlob(context, blob, data, transaction);
-                }
-            });
-        }
-        catch (error) {
-            await releaseBlob(context, blob.key);
-            throw error;
-        }
+        const record = await storeFile(context, owner, resource, { data, originalName, declaredType, metadata });
 
         return h.response({ data: context.records.serialize(resource, record) })
             .code(201)

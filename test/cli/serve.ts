@@ -10,6 +10,7 @@ import { QueryTypes } from 'sequelize';
 import { projectRoot } from '../../lib/config';
 import { openDatabase } from '../../lib/database';
 import { editPolicyFile } from '../helpers/policy-files';
+import { pathOf } from '../plugins/files/fixtures';
 import { copyPolicies, scratchDirectory, testRedisUrl } from '../helpers/server';
 import { cliEnvironment, cliScript, runCli } from './run';
 
@@ -71,6 +72,19 @@ describe('family-records serve', () => {
             expect(response.status).to.equal(200);
             const body = await response.json() as { data: { first_name: string }[] };
             expect(body.data.map((person) => person.first_name)).to.include(['Zoë', 'José']);
+
+            // The demo's files are stored: a picture at its signed URL, a PDF through a document's redirect (the URLs' host is PUBLIC_BASE_URL's, not the port 0 one).
+            const gallery = await (await fetch(`${url}/api/v1/gallery`, { headers: { authorization: `Bearer ${key}` } })).json() as { data: { url: string; size_bytes: number }[] };
+            const picture = await fetch(`${url}${pathOf(gallery.data[0].url)}`);
+            expect(picture.status).to.equal(200);
+            expect(picture.headers.get('content-type')).to.equal('image/png');
+            expect((await picture.arrayBuffer()).byteLength).to.equal(gallery.data[0].size_bytes);
+
+            const documents = await (await fetch(`${url}/api/v1/documents`, { headers: { authorization: `Bearer ${key}` } })).json() as { data: { id: string }[] };
+            const redirect = await fetch(`${url}/api/v1/documents/${documents.data[0].id}/file`, { headers: { authorization: `Bearer ${key}` }, redirect: 'manual' });
+            expect(redirect.status).to.equal(302);
+            const pdf = Buffer.from(await (await fetch(`${url}${pathOf(redirect.headers.get('location')!)}`)).arrayBuffer());
+            expect(pdf.subarray(0, 5).toString()).to.equal('%PDF-');
         }
         finally {
             child.kill('SIGTERM');

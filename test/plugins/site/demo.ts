@@ -17,7 +17,7 @@ describe('the demo seed on the hosted site', () => {
     before(async () => {
 
         server = await testServer();
-        demo = await seedDemoFamily(server.app.services);
+        demo = await seedDemoFamily(server);
     });
 
     after(async () => {

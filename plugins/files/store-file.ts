@@ -1,0 +1,66 @@
+import type { ResourceDeclaration } from '../../models/resources';
+import { maxCharactersOf } from '../../models/resources';
+import type { ResourceRecord } from '../../models/resource-record';
+import { holdBlob, releaseBlob } from './blobs';
+import type { FilesContext } from './context';
+import { sanitizeFileName } from './file-name';
+import { acceptedMediaType } from './media-types';
+import { assertUploadSize, assertWithinQuota, lockFamilyStorage, storageUsed } from './quota';
+
+/** A file for a gallery item or document, and the record's other fields. */
+export interface FileToStore {
+    data: Buffer;
+    /** As the client named it; any path is dropped. */
+    originalName: string;
+    /** The media type the client declared; detected from the content when absent. */
+    declaredType?: string;
+    metadata: Record<string, unknown>;
+}
+
+/** Whose file it is: the family and its plan (limits, quota). */
+export interface FileOwner {
+    familyLongId: string;
+    plan: string;
+}
+
+/**
+ * Stores a file and creates its record with its change event: the plan's size limit and the
+ * type (by content) checked, the storage quota checked in the record's transaction, the blob
+ * held for it. What an upload does once its body is decoded, and how the demo family gets its files.
+ */
+export async function storeFile(context: FilesContext, owner: FileOwner, resource: ResourceDeclaration, file: FileToStore): Promise<ResourceRecord> {
+
+    const { familyLongId } = owner;
+    const policies = context.policies();
+    const plan = policies.plans.get(owner.plan)!;
+    const { data } = file;
+
+    assertUploadSize(plan, data.length);
+    const mediaType = acceptedMediaType(policies.files, resource.name, data, file.declaredType);
+    // Fails fast, before the file is written; the check that counts is in the transaction.
+    assertWithinQuota(plan, await storageUsed(context.models, familyLongId), data.length);
+
+    // Written before the transaction: a slow disk write never holds the database's write lock.
+    const blob = await context.storage.put(data);
+    try {
+        return await context.records.createRecord(familyLongId, resource, file.metadata, {
+            serverValues: {
+                original_name: sanitizeFileName(file.originalName, maxCharactersOf(resource.fields.original_name)),
+                media_type: mediaType,
+                size_bytes: blob.size,
+                storage_key: blob.key,
+                sha256: blob.sha256
+            },
+            async beforeCreate(transaction) {
+
+                await lockFamilyStorage(context.models, familyLongId, transaction);
+                assertWithinQuota(plan, await storageUsed(context.models, familyLongId, transaction), blob.size);
+                await holdBlob(context, blob, data, transaction);
+            }
+        });
+    }
+    catch (error) {
+        await releaseBlob(context, blob.key);
+        throw error;
+    }
+}
