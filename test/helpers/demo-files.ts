@@ -29,7 +29,8 @@ export async function servedDemoFiles(server: Server, key: string, familyLongId:
     const files: ServedDemoFile[] = [];
     for (const resource of ['gallery', 'documents'] as const) {
         const rows = await server.app.services.models.records[resource].findAll({ where: { family_long_id: familyLongId }, raw: true }) as unknown as ServedDemoFile['row'][];
-        for (const row of rows) {
+        for (const raw of rows) {
+            const row = { ...raw, size_bytes: Number(raw.size_bytes) };          // PostgreSQL's BIGINT comes as text
             const response = await server.inject({ url: `/api/v1/${resource}/${row.id}${resource === 'documents' ? '/file' : ''}`, headers: { authorization } });
             const url = resource === 'gallery' ? (response.result as { data: { url?: string } }).data.url : response.statusCode === 302 ? response.headers.location as string : undefined;
             if (!url) {
