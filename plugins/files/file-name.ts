@@ -2,7 +2,7 @@
  * File names come from clients and go back out in Content-Disposition headers, so they
  * are reduced to something safe to store and to show.
  */
-import { rfc5987, withoutInvisibles } from '../../lib/file-name-text';
+import { cutToFit, fileNameBytes, rfc5987, withoutInvisibles } from '../../lib/file-name-text';
 
 // Characters Windows refuses in file names.
 const reservedOnWindows = /[<>:"|?*]/g;
@@ -12,24 +12,19 @@ const dotsAndSpacesAtEnds = /^[\s.]+|[\s.]+$/gu;
 // saving one opens the device instead of a file.
 const deviceNameOnWindows = /^(?:CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|CONOUT\$) *(?:\.|$)/iu;
 
-/** Shortens to `maxLength` characters (not UTF-16 units), keeping a short extension. */
+/** Shortens to `maxLength` characters and to what file systems take, keeping a short extension. */
 function shorten(name: string, maxLength: number): string {
 
-    const characters = Array.from(name);
-    if (characters.length <= maxLength) {
-        return name;
-    }
-
     const dot = name.lastIndexOf('.');
-    const extension = dot > 0 ? Array.from(name.slice(dot)) : [];
-    const kept = extension.length > 0 && extension.length <= 16 ? extension : [];
-    return characters.slice(0, maxLength - kept.length).join('') + kept.join('');
+    const extension = dot > 0 && Array.from(name.slice(dot)).length <= 16 ? name.slice(dot) : '';
+    const stem = name.slice(0, name.length - extension.length);
+    return cutToFit(stem, maxLength - Array.from(extension).length, fileNameBytes - Buffer.byteLength(extension)) + extension;
 }
 
 /**
  * The name an uploaded file is kept under: its last path segment only, without invisible
  * characters or ones Windows refuses, never a Windows device name (`_CON.txt` for `CON.txt`),
- * at most `maxLength` characters; letters of every script stay. `file` when nothing is left.
+ * at most `maxLength` characters and 255 bytes; letters of every script stay. `file` when nothing is left.
  * (NUL and halves of surrogate pairs never get here: the upload's schema refuses them, as it
  * does in any text of a body.)
  */

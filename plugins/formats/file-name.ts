@@ -1,4 +1,4 @@
-import { rfc5987, withoutInvisibles } from '../../lib/file-name-text';
+import { cutToFit, fileNameBytes, rfc5987, withoutInvisibles } from '../../lib/file-name-text';
 import { foldForSearch } from '../../models/search-text';
 
 /**
@@ -20,12 +20,13 @@ export function fileSlug(text: string): string {
 /**
  * The name as people wrote it, without what file systems refuse or headers cannot carry, nor
  * characters that hide or reorder text (`Zoë \u202Efdp.exe` would show as ending `.pdf`).
- * At most 100 characters, cut between code points: half a surrogate pair cannot be encoded.
+ * At most 100 characters, and short enough for the whole file name (`suffix` after it) to fit
+ * in a file system's 255 bytes.
  */
-function unicodeFileName(text: string): string {
+function unicodeFileName(text: string, suffix: string): string {
 
     const spelled = withoutInvisibles(text.normalize('NFC')).replace(/[/\\:*?"<>|]+/g, '-').replace(/\s+/g, ' ').trim();
-    return Array.from(spelled).slice(0, 100).join('').trim();
+    return cutToFit(spelled, 100, fileNameBytes - Buffer.byteLength(suffix)).trim();
 }
 
 /**
@@ -36,10 +37,11 @@ export function contentDisposition(disposition: 'attachment' | 'inline', familyN
 
     const day = date.toISOString().slice(0, 10);
     const header = `${disposition}; filename="${fileSlug(familyName)}-${fileSlug(fileStem)}-${day}.${extension}"`;
-    const spelled = unicodeFileName(familyName);
+    const suffix = `-${fileStem}-${day}.${extension}`;
+    const spelled = unicodeFileName(familyName, suffix);
     if (/^[\x20-\x7e]*$/.test(familyName) || !spelled) {
         return header;
     }
 
-    return `${header}; filename*=UTF-8''${rfc5987(`${spelled}-${fileStem}-${day}.${extension}`)}`;
+    return `${header}; filename*=UTF-8''${rfc5987(spelled + suffix)}`;
 }

@@ -60,6 +60,7 @@ describe('contentDisposition()', () => {
 
         expect(spelled('Zoë \u202Efdp.exe')).to.equal('Zoë fdp.exe-persons-2026-11-21.pdf');
         expect(spelled('Zoë\u2066\u200F\u200B\u00AD\uFEFF\u0085\u009B\u2028\u2029 Berg')).to.equal('Zoë Berg-persons-2026-11-21.pdf');
+        expect(spelled('خانواده\u200Cی رضایی')).to.equal('خانواده\u200Cی رضایی-persons-2026-11-21.pdf');         // a joiner spells the word
         expect(spelled('Zoë\u0000\u001B[31m')).to.equal('Zoë[31m-persons-2026-11-21.pdf');
     });
 
@@ -68,5 +69,16 @@ describe('contentDisposition()', () => {
         const name = `${'ë'.repeat(99)}😀😀`;
         const header = contentDisposition('attachment', name, 'trees', day, 'csv');
         expect(decodeURIComponent(header.split('filename*=UTF-8\'\'')[1])).to.equal(`${'ë'.repeat(99)}😀-trees-2026-11-21.csv`);
+    });
+
+    it('keeps the whole file name within the 255 bytes a file system takes, cutting between grapheme clusters', () => {
+
+        const saved = (name: string) => decodeURIComponent(contentDisposition('attachment', name, 'trees', day, 'csv').split('filename*=UTF-8\'\'')[1]);
+        // 100 characters of 3 bytes each would make 321 bytes with `-trees-2026-11-21.csv`.
+        expect(saved('山'.repeat(100))).to.equal(`${'山'.repeat(78)}-trees-2026-11-21.csv`);
+        expect(Buffer.byteLength(saved('山'.repeat(100)))).to.be.at.most(255);
+        // A joined emoji (18 bytes) that does not fit whole is left out whole; the space before it goes too.
+        expect(saved(`${'山'.repeat(73)} 👨‍👩‍👧`)).to.equal(`${'山'.repeat(73)}-trees-2026-11-21.csv`);
+        expect(saved(`${'山'.repeat(70)} 👨‍👩‍👧`)).to.equal(`${'山'.repeat(70)} 👨‍👩‍👧-trees-2026-11-21.csv`);
     });
 });
