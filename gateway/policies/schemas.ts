@@ -140,9 +140,14 @@ const signatureBytes = Joi.string().custom((text: string, helpers) => {
 const mediaTypeName = Joi.string().pattern(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/)
     .messages({ 'string.pattern.base': '"{#value}" is not a lower-case media type such as image/jpeg' });
 
+// Up to 16 characters: what an upload's shortened name keeps of an extension (plugins/files/file-name.ts).
+const fileExtension = Joi.string().max(16).pattern(/^\.[a-z0-9][a-z0-9_-]*$/)
+    .messages({ 'string.pattern.base': '"{#value}" is not a lower-case file name extension such as .jpg' });
+
 export const filesSchema = Joi.object({
     media_types: namedList(Joi.object({
         name: mediaTypeName.required(),
+        extensions: uniqueStrings(fileExtension).min(1).required(),
         signatures: Joi.array().items(Joi.object({
             offset: Joi.number().integer().min(0).max(1024).default(0),
             bytes: signatureBytes.required()

@@ -62,6 +62,8 @@ export interface FileSignature {
 /** How to recognise one media type: by signatures, or (plain text, which has none) as UTF-8 text. */
 export interface MediaTypePolicy {
     name: string;
+    /** Its file name extensions (`.jpg`), lower case, the usual one first: what an uploaded file's name must end with. */
+    extensions: string[];
     signatures?: FileSignature[];
     utf8_text?: true;
 }

@@ -12,11 +12,17 @@ const dotsAndSpacesAtEnds = /^[\s.]+|[\s.]+$/gu;
 // saving one opens the device instead of a file.
 const deviceNameOnWindows = /^(?:CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|CONOUT\$) *(?:\.|$)/iu;
 
+/** `.png` of `photo.PNG`; empty without one (`.bashrc` has none: its dots are stripped first). */
+function extensionOf(name: string): string {
+
+    const dot = name.lastIndexOf('.');
+    return dot > 0 ? name.slice(dot) : '';
+}
+
 /** Shortens to `maxLength` characters and to what file systems take, keeping a short extension. */
 function shorten(name: string, maxLength: number): string {
 
-    const dot = name.lastIndexOf('.');
-    const extension = dot > 0 && Array.from(name.slice(dot)).length <= 16 ? name.slice(dot) : '';
+    const extension = Array.from(extensionOf(name)).length <= 16 ? extensionOf(name) : '';
     const stem = name.slice(0, name.length - extension.length);
     return cutToFit(stem, maxLength - Array.from(extension).length, fileNameBytes - Buffer.byteLength(extension)) + extension;
 }
@@ -24,20 +30,23 @@ function shorten(name: string, maxLength: number): string {
 /**
  * The name an uploaded file is kept under: its last path segment only, without invisible
  * characters or ones Windows refuses, never a Windows device name (`_CON.txt` for `CON.txt`),
- * at most `maxLength` characters and 255 bytes; letters of every script stay. `file` when nothing is left.
+ * ending with one of the content's `extensions` (the first appended when it does not: a text
+ * named `run.bat` would run on Windows), at most `maxLength` characters and 255 bytes; letters
+ * of every script stay. `file` when nothing is left.
  * (NUL and halves of surrogate pairs never get here: the upload's schema refuses them, as it
  * does in any text of a body.)
  */
-export function sanitizeFileName(name: string, maxLength: number): string {
+export function sanitizeFileName(name: string, maxLength: number, extensions: readonly string[]): string {
 
     const lastSegment = name.split(/[/\\]/).pop() ?? '';
     const cleaned = withoutInvisibles(lastSegment.normalize('NFC'))
         .replace(reservedOnWindows, '_')
         .replace(/\s+/gu, ' ')
-        .replace(dotsAndSpacesAtEnds, '');
+        .replace(dotsAndSpacesAtEnds, '') || 'file';
     const safe = deviceNameOnWindows.test(cleaned) ? `_${cleaned}` : cleaned;
+    const typed = extensions.includes(extensionOf(safe).toLowerCase()) ? safe : `${safe}${extensions[0]}`;
 
-    return shorten(safe, maxLength).replace(dotsAndSpacesAtEnds, '') || 'file';
+    return shorten(typed, maxLength);
 }
 
 /**

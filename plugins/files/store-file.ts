@@ -4,7 +4,7 @@ import type { ResourceRecord } from '../../models/resource-record';
 import { holdBlob, releaseBlob } from './blobs';
 import type { FilesContext } from './context';
 import { sanitizeFileName } from './file-name';
-import { acceptedMediaType } from './media-types';
+import { acceptedMediaType, extensionsOf } from './media-types';
 import { assertUploadSize, assertWithinQuota, lockFamilyStorage, storageUsed } from './quota';
 
 /** A file for a gallery item or document, and the record's other fields. */
@@ -45,7 +45,7 @@ export async function storeFile(context: FilesContext, owner: FileOwner, resourc
     try {
         return await context.records.createRecord(familyLongId, resource, file.metadata, {
             serverValues: {
-                original_name: sanitizeFileName(file.originalName, maxCharactersOf(resource.fields.original_name)),
+                original_name: sanitizeFileName(file.originalName, maxCharactersOf(resource.fields.original_name), extensionsOf(policies.files, mediaType)),
                 media_type: mediaType,
                 size_bytes: blob.size,
                 storage_key: blob.key,

@@ -30,7 +30,7 @@ export function uploadPayloadSchema(metadata: Joi.ObjectSchema): Joi.ObjectSchem
                 'string.empty': '{{#label}} is empty: an upload needs a file of at least one byte',
                 'string.base64': '{{#label}} must be base64: the characters A–Z, a–z, 0–9, + and /, padded with = to a multiple of 4, without line breaks or a data: URL\'s prefix (data:…;base64,)'
             }),
-        original_name: storableText(stringOfAtMost(1000)).required().description('The file\'s name; any path is dropped.'),
+        original_name: storableText(stringOfAtMost(1000)).required().description('The file\'s name; any path is dropped, and it is made to end with an extension of the file\'s type (`.txt` is appended to `run.bat` holding text).'),
         mime_type: stringOfAtMost(255).pattern(mediaType, 'media type').description('The file\'s media type; detected from its content when absent.')
             .messages({ 'string.pattern.name': '{{#label}} must be a media type such as image/jpeg, with parameters or without' })
     }).prefs({ convert: false });

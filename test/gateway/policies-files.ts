@@ -18,10 +18,10 @@ describe('loadPolicies(): files.yaml', () => {
 
         const { files } = loadPolicies(Path.join(projectRoot, 'policies'));
 
-        expect(files.media_types.find((type) => type.name === 'image/jpeg')).to.equal({ name: 'image/jpeg', signatures: [{ offset: 0, bytes: [0xff, 0xd8, 0xff] }] });
+        expect(files.media_types.find((type) => type.name === 'image/jpeg')).to.equal({ name: 'image/jpeg', extensions: ['.jpg', '.jpeg', '.jpe', '.jfif'], signatures: [{ offset: 0, bytes: [0xff, 0xd8, 0xff] }] });
         expect(files.media_types.find((type) => type.name === 'image/webp')!.signatures![0].bytes).to.equal([0x52, 0x49, 0x46, 0x46, null, null, null, null, 0x57, 0x45, 0x42, 0x50]);
         expect(files.media_types.find((type) => type.name === 'image/heic')!.signatures![0].offset).to.equal(4);
-        expect(files.media_types.find((type) => type.name === 'text/plain')).to.equal({ name: 'text/plain', utf8_text: true });
+        expect(files.media_types.find((type) => type.name === 'text/plain')).to.equal({ name: 'text/plain', extensions: ['.txt', '.text', '.md', '.markdown', '.csv', '.tsv', '.ged', '.log'], utf8_text: true });
         expect(files.resources.map((resource) => resource.name)).to.equal(['gallery', 'documents']);
         expect(files.resources[0]).to.include({ disposition: 'inline', signed_url_seconds: 900 });
         expect(files.resources[1]).to.include({ disposition: 'attachment', signed_url_seconds: 60 });
@@ -48,6 +48,20 @@ describe('loadPolicies(): files.yaml', () => {
 
         const both = editedPolicies('files.yaml', '  - name: application/pdf\n', '  - name: application/pdf\n    utf8_text: true\n');
         expect(loadError(both)).to.contain('media_types[6]: contains a conflict between exclusive peers [signatures, utf8_text]');
+    });
+
+    it('refuses a media type without extensions, or with one that is not a lower-case extension', () => {
+
+        const none = editedPolicies('files.yaml', '    extensions: [.png]\n', '');
+        expect(loadError(none)).to.equal(`${Path.join(none, 'files.yaml')}: media_types[1].extensions: is required`);
+
+        for (const extension of ['png', '.PNG', '.tar.gz', '.', `.${'x'.repeat(16)}`]) {
+            const dir = editedPolicies('files.yaml', 'extensions: [.png]', `extensions: ["${extension}"]`);
+            expect(loadError(dir), extension).to.contain('media_types[1].extensions[0]: ');
+        }
+
+        const repeated = editedPolicies('files.yaml', 'extensions: [.png]', 'extensions: [.png, .png]');
+        expect(loadError(repeated)).to.contain('media_types[1].extensions[1]: ');
     });
 
     it('refuses a media type name that is not lower-case type/subtype', () => {

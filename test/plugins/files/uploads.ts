@@ -6,7 +6,7 @@ import { expect } from '@hapi/code';
 
 import { familyWithKey, testServer } from '../../helpers/server';
 import { dataOf, expectError, insertRecord, isoTimestamp } from '../records/fixtures';
-import { blobExists, blobPath, sampleFile, sampleText, upload } from './fixtures';
+import { blobExists, blobPath, pathOf, sampleFile, sampleText, upload } from './fixtures';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -165,7 +165,7 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
         const names: [string, string][] = [
             ['../../../etc/passwd.png', 'passwd.png'],
             ['C:\\Users\\zoe\\Pictures\\beach.png', 'beach.png'],
-            ['photo\u202Egnp.exe', 'photognp.exe'],
+            ['photo\u202Egnp.exe', 'photognp.exe.png'],
             ['line\nbreak.png', 'linebreak.png'],
             ['  ..hidden.png. ', 'hidden.png'],
             ['a<b>c:"d"|e?f*.png', 'a_b_c__d__e_f_.png'],
@@ -174,12 +174,12 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
             // Zero-width (non-)joiners spell words and emoji: kept.
             ['نامه\u200Cها.png', 'نامه\u200Cها.png'],
             ['👨\u200D👩\u200D👧 2026.png', '👨\u200D👩\u200D👧 2026.png'],
-            ['..', 'file'],
-            ['/', 'file'],
+            ['..', 'file.png'],
+            ['/', 'file.png'],
             // Windows opens a device for these, whatever the extension.
-            ['CON', '_CON'],
+            ['CON', '_CON.png'],
             ['nul.png', '_nul.png'],
-            ['Com1.tar.gz', '_Com1.tar.gz'],
+            ['Com1.tar.gz', '_Com1.tar.gz.png'],
             ['aux .png', '_aux .png'],
             ['LPT¹.png', '_LPT¹.png'],
             ['conin$.png', '_conin$.png'],
@@ -194,7 +194,7 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
             [`${'a'.repeat(240)}👨‍👩‍👧.png`, `${'a'.repeat(240)}.png`],
             [`${'a'.repeat(230)}👨‍👩‍👧.png`, `${'a'.repeat(230)}👨‍👩‍👧.png`],
             [`${'a'.repeat(250)}🇸🇪.png`, `${'a'.repeat(250)}.png`],
-            [`${'x'.repeat(300)}.extension-too-long-to-keep`, 'x'.repeat(255)]
+            [`${'x'.repeat(300)}.extension-too-long-to-keep`, `${'x'.repeat(251)}.png`]
         ];
 
         for (const [given, kept] of names) {
@@ -209,6 +209,28 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
         await upload(family, 'gallery', file, { original_name: '../../../../tmp/escaped.png' });
         expect(blobPath(server, file).startsWith(server.app.services.config.filesDir)).to.be.true();
         expect(Fs.existsSync('/tmp/escaped.png')).to.be.false();
+    });
+
+    it('names a file for what it is: a name whose extension is not one of its type\'s gets the type\'s own', async () => {
+
+        const family = await familyWithKey(server);
+        const cases: [string, Buffer, string][] = [
+            ['run.bat', sampleText(), 'run.bat.txt'],                       // text Windows would run as a script
+            ['Notes.TXT', sampleText(), 'Notes.TXT'],
+            ['family.ged', sampleText(), 'family.ged'],
+            ['scan', sampleFile('pdf'), 'scan.pdf'],
+            ['IMG_0001.JPG', sampleFile('jpeg'), 'IMG_0001.JPG'],
+            ['photo.jpeg', sampleFile('png'), 'photo.jpeg.png'],
+            ['invoice.pdf.exe', sampleFile('pdf'), 'invoice.pdf.exe.pdf']
+        ];
+
+        for (const [given, file, kept] of cases) {
+            const created = dataOf(await upload(family, 'documents', file, { original_name: given }), 201);
+            expect(created.original_name, given).to.equal(kept);
+            const served = await family.inject('GET', `/api/v1/documents/${created.id}/file`);
+            const download = await server.inject(pathOf(served.headers.location as string));
+            expect(download.headers['content-disposition'], given).to.contain(`filename="${kept}"`);
+        }
     });
 
     it('takes a file name of 1,000 characters beyond the BMP, as the reference\'s maxLength counts them, and refuses one more', async () => {
