@@ -4,13 +4,15 @@
  * limit and no CONC, so a long value stays on one line: splitting it would change it.
  */
 
+import { withLineFeeds } from './line-breaks';
+
 export const eol = '\r\n';
 
 /** Characters GEDCOM 7 bans anywhere in a file: C0 controls but tab and line ends, DEL, C1 controls, U+FFFE/U+FFFF. */
 const banned = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]/g;
 
-/** The text without the characters GEDCOM 7 bans: what a value holds once written. */
-export const withoutBanned = (text: string): string => text.replace(banned, '');
+/** What a value holds once written: its line breaks as line feeds (a form feed or U+2028 too), without the characters GEDCOM 7 bans. */
+export const gedcomText = (text: string): string => withLineFeeds(text).replace(banned, '');
 
 const withValue = (head: string, value: string) => `${value === '' ? head : `${head} ${value.startsWith('@') ? `@${value}` : value}`}${eol}`;
 
@@ -18,7 +20,7 @@ const withValue = (head: string, value: string) => `${value === '' ? head : `${h
 export function gedcomLine(level: number, tag: string, payload?: string | null, xref?: string): string {
 
     const head = xref ? `${level} @${xref}@ ${tag}` : `${level} ${tag}`;
-    const [first, ...more] = withoutBanned(payload ?? '').split(/\r\n|\r|\n/);
+    const [first, ...more] = gedcomText(payload ?? '').split('\n');
     return withValue(head, first) + more.map((line) => withValue(`${level + 1} CONT`, line)).join('');
 }
 

@@ -2,7 +2,7 @@
  * The GEDCOM 7.0 structures of an export: individuals (INDI), families (FAM), trees as shared
  * notes (SNOTE) and events inside the individual or family they concern.
  */
-import { gedcomDate, gedcomLine, gedcomTimestamp, personalName, pointerLine, withoutBanned } from './gedcom-lines';
+import { gedcomDate, gedcomLine, gedcomText, gedcomTimestamp, personalName, pointerLine } from './gedcom-lines';
 import type { ExportRecord } from './types';
 
 const sexes: Record<string, string> = { female: 'F', male: 'M', other: 'X', unknown: 'U' };
@@ -25,7 +25,7 @@ const idType = 'Family Records API id';
 export function textOf(record: ExportRecord, field: string): string | undefined {
 
     const value = record[field];
-    const text = value === null || value === undefined ? '' : withoutBanned(String(value));
+    const text = value === null || value === undefined ? '' : gedcomText(String(value));
     return text === '' ? undefined : text;
 }
 

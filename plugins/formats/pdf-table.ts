@@ -1,6 +1,7 @@
 import type { ResourceDeclaration } from '../../models/resources';
 import { bidiLines, drawBidiLines, pdfkitLaysOut, type BidiLine } from './pdf-bidi';
 import type { DocumentFonts, FontWeight, TextFonts } from './pdf-fonts';
+import { withLineFeeds } from './line-breaks';
 import { cellText, columnsOf, columnWidthsOf } from './tables';
 import type { ExportRecord } from './types';
 
@@ -13,7 +14,7 @@ const timestampColumns = new Set(['created_at', 'updated_at']);
  * (the `\r` of a Windows line end, a tab) as the font's missing-glyph box. So every line break
  * becomes `\n`, and a tab or other control character a space.
  */
-const drawable = (text: string) => text.replace(/\r\n?|[\u000b\u000c\u0085\u2028\u2029]/g, '\n').replace(/[\u0000-\u0009\u000e-\u001f\u007f-\u009f]/g, ' ');
+const drawable = (text: string) => withLineFeeds(text).replace(/[\u0000-\u0009\u000e-\u001f\u007f-\u009f]/g, ' ');
 const shownText = (column: string, value: unknown) => (timestampColumns.has(column) ? cellText(value).replace('T', ' ').replace(/\.\d{3}Z$/, 'Z') : drawable(cellText(value)));
 
 export const tableFontSize = 7;

@@ -127,6 +127,16 @@ describe('format=gedcom', () => {
         expect(children(ida, 'NAME').map((name) => [name.value, name.children.map((node) => `${node.tag} ${node.value}`)])).to.equal([['Ida', ['GIVN Ida']]]);
     });
 
+    it('continues text at every kind of line break on a CONT line: a form feed or U+2028 is not dropped', async () => {
+
+        const own = await familyWithKey(server);
+        const id = dataOf(await own.inject('POST', '/api/v1/persons', { first_name: 'Ada', last_name: 'Berg', notes: 'Page one\u000cPage two\u2028Three\u000bFour\u0085Five\u2029Six\r\nSeven\rEight' }), 201).id as string;
+
+        const { text } = await exportText(own, '/api/v1/persons?format=gedcom', gedcomType);
+        const note = child(individual(parseGedcom(text), id), 'NOTE')!;
+        expect(note.value).to.equal('Page one\nPage two\nThree\nFour\nFive\nSix\nSeven\nEight');
+    });
+
     it('writes the year 0 of a date as 1 BCE: GEDCOM\'s calendar has no year 0', async () => {
 
         const own = await familyWithKey(server);
