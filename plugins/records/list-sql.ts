@@ -42,6 +42,18 @@ function searchConditions(search: string, dialect: SqlDialect, parameter: (value
     return words.map((word) => dialect.containsText(quoted(searchTextColumn), parameter(word)));
 }
 
+/**
+ * `field = value`. Unicode writes many texts two ways, `Zoë` as one character or as `e` and a combining
+ * diaeresis (macOS file names, some keyboards), and what a client sends may not be the form that was
+ * stored: a text matches in its own form, composed (NFC) or decomposed (NFD), each an exact match an
+ * index answers.
+ */
+function equalsCondition(field: string, value: unknown, parameter: (value: unknown) => string): string {
+
+    const forms = typeof value === 'string' ? new Set([value, value.normalize('NFC'), value.normalize('NFD')]) : new Set([value]);
+    return forms.size === 1 ? `${field} = ${parameter(value)}` : `${field} IN (${[...forms].map(parameter).join(', ')})`;
+}
+
 /*
  * Keyset paging: rows strictly after the cursor in (sort field, id) order, with empty values last
  * in both directions, the same on SQLite and PostgreSQL. Non-empty values: one row-value comparison,
@@ -77,7 +89,7 @@ function pageQuery(resource: ResourceDeclaration, options: ListOptions, dialect:
 
     const conditions = [`"family_long_id" = ${parameter(options.familyLongId)}`];
     for (const [name, value] of Object.entries(options.filters)) {
-        conditions.push(`${column(resource, name)} = ${parameter(value)}`);
+        conditions.push(equalsCondition(column(resource, name), value, parameter));
     }
 
     if (options.search) {

@@ -224,5 +224,20 @@ describe('records API v1: search, sort and filter', () => {
             expect(idsOf(await list(family, '/api/v1/persons?filter[gender]=male&search=ada'))).to.equal([]);
             expect(idsOf(await list(family, '/api/v1/persons?filter[gender]=female&search=king'))).to.equal([ada.id]);
         });
+
+        it('matches a text however Unicode composes it: Zoë as one character or as e and a combining diaeresis', async () => {
+
+            const family = await familyWithKey(server);
+            const composed = await addRecord(family, 'persons', { first_name: 'Zo\u00EB', last_name: 'M\u00FCller' });
+            const decomposed = await addRecord(family, 'persons', { first_name: 'Zoe\u0308', last_name: 'Mu\u0308ller' });
+            await addRecord(family, 'persons', { first_name: 'Zoe', last_name: 'Muller' });
+
+            for (const name of ['Zo%C3%AB', 'Zoe%CC%88']) {
+                expect(sortedIdsOf(await list(family, `/api/v1/persons?filter[first_name]=${name}`)), name).to.equal(sortedIdsOf([composed, decomposed]));
+                expect(sortedIdsOf(await list(family, `/api/v1/persons?filter[first_name]=${name}&filter[last_name]=Mu%CC%88ller`)), name).to.equal(sortedIdsOf([composed, decomposed]));
+            }
+
+            expect(sortedIdsOf(await list(family, '/api/v1/persons?filter[first_name]=Zoe'))).to.have.length(1);
+        });
     });
 });
