@@ -27,6 +27,7 @@ import { streamPlugin } from '../plugins/stream';
 import { webhooksPlugin } from '../plugins/webhooks';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './change-bus';
 import { decorateClientAddress } from './client-address';
+import { answerClientErrors } from './client-errors';
 import { ConfigError, configFromEnvironment, type Config } from './config';
 import { migrate, openDatabase, transactionRunner } from './database';
 import { apiError, failedValidationPart, withErrorCode } from './errors';
@@ -196,6 +197,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     });
 
     server.app.services = services;
+    answerClientErrors(server);
     decorateClientAddress(server, trustedProxies);
     server.ext('onPreAuth', (request, h) => {
 

@@ -4,13 +4,16 @@ import type Boom from '@hapi/boom';
 import { apiError } from './errors';
 
 /*
- * Two things hapi lets through when it reads a body it parses:
+ * Three things hapi lets through when it reads a body it parses:
  * - a Content-Encoding it has no decoder for (br, zstd, a typo): it reads the bytes as if not
  *   encoded, so a brotli body was "Invalid request payload JSON format" and a mislabelled one
  *   was taken;
  * - bytes that are not UTF-8: it decodes them to U+FFFD, so a name sent in Latin-1 was stored
- *   with a replacement character where its "é" was, and the answer was 201.
- * Both are refused after authentication, like any other bad body: counted against the rate
+ *   with a replacement character where its "é" was, and the answer was 201;
+ * - a request with `Expect: 100-continue` whose Content-Length is over the route's limit: it
+ *   writes 100 Continue as it starts reading, before it compares the length with the limit, so
+ *   the client sent the whole body only to be refused.
+ * All are refused after authentication, like any other bad body: counted against the rate
  * limit, with its headers.
  */
 
@@ -52,8 +55,8 @@ export function utf8Check() {
     };
 }
 
-/** What was learnt of a body before hapi read it: a coding it cannot undo, or the check of its bytes. */
-type BodyCheck = { unsupported: Boom.Boom } | { utf8: ReturnType<typeof utf8Check> };
+/** What was learnt of a body before hapi read it: a refusal (a length over the limit, a coding it cannot undo), or the check of its bytes. */
+type BodyCheck = { refusal: Boom.Boom } | { utf8: ReturnType<typeof utf8Check> };
 
 const checks = new WeakMap<Request, BodyCheck>();
 
@@ -68,11 +71,38 @@ function unsupportedEncoding(encoding: string): Boom.Boom {
     return error;
 }
 
-/** onPreAuth: before hapi reads a body it will parse, checks its coding and starts checking its bytes. */
+// As Node reads the header (RFC 9110 §10.1.1: the expectation is case-insensitive).
+const expectsContinue = /(?:^|\W)100-continue(?:$|\W)/i;
+
+/** A 413 for a body the client waits to be asked for and that is declared over the route's limit, as hapi words it once the body comes. */
+function declaredTooLarge(request: Request, maxBytes: number | undefined): Boom.Boom | undefined {
+
+    const length = Number(request.headers['content-length']);
+    if (maxBytes === undefined || !(length > maxBytes) || !expectsContinue.test(request.headers.expect as string | undefined ?? '')) {
+        return undefined;
+    }
+
+    return apiError(413, 'too_large', `Payload content length greater than maximum allowed: ${maxBytes}`);
+}
+
+/** Refuses the body unread, in onPostAuth: hapi then neither writes 100 Continue nor parses it (it drains what comes). */
+function refuseUnread(request: Request, refusal: Boom.Boom): void {
+
+    checks.set(request, { refusal });
+    (request as { payload: unknown }).payload = null;
+}
+
+/** onPreAuth: before hapi reads a body it will parse, checks its declared length and its coding, and starts checking its bytes. */
 export function watchRequestBody(request: Request): void {
 
     const settings = request.route.settings.payload;
     if (request.method === 'get' || request.method === 'head' || settings?.parse !== true) {
+        return;
+    }
+
+    const tooLarge = declaredTooLarge(request, settings.maxBytes);
+    if (tooLarge) {
+        refuseUnread(request, tooLarge);
         return;
     }
 
@@ -81,8 +111,7 @@ export function watchRequestBody(request: Request): void {
         // Codings are case-insensitive (RFC 9110 §8.4.1); hapi looks its decoders up as sent.
         const encoding = header.trim().toLowerCase();
         if (encoding !== 'identity' && !decodedCodings.includes(encoding)) {
-            checks.set(request, { unsupported: unsupportedEncoding(header) });
-            (request as { payload: unknown }).payload = null;      // hapi then leaves the body unread (drained)
+            refuseUnread(request, unsupportedEncoding(header));
             return;
         }
 
@@ -95,12 +124,12 @@ export function watchRequestBody(request: Request): void {
     request.events.on('peek', (chunk) => utf8.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
 }
 
-/** onPostAuth, once the body is read: refuses one whose coding hapi could not undo, or whose text is not UTF-8. */
+/** onPostAuth, once the body is read: refuses one refused unread (too large, a coding hapi could not undo), or whose text is not UTF-8. */
 export function refuseUnreadableBody(request: Request): void {
 
     const check = checks.get(request);
-    if (check && 'unsupported' in check) {
-        throw check.unsupported;
+    if (check && 'refusal' in check) {
+        throw check.refusal;
     }
 
     if (check && textMediaType.test(request.mime ?? '') && !check.utf8.end()) {

@@ -6,10 +6,29 @@ import { isPercentEncodedUtf8 } from './query-string';
 
 const routedMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** The methods the server's routes take at `path`; HEAD wherever GET, as hapi answers it. */
+// How hapi's router ranks a segment of a route's fingerprint ("/api/v1/events/?"), best first: literal text,
+// text mixed with parameters ("{name}.{ext}"), a parameter, a wildcard.
+const segmentRank = (segment: string) => (segment === '#' ? 3 : segment === '?' ? 2 : segment.includes('?') ? 1 : 0);
+
+/** Negative when hapi's router prefers the route of fingerprint `a` to that of `b` for a path both match: the first segment that differs decides. */
+function bySpecificity(a: string, b: string): number {
+
+    const aSegments = a.split('/');
+    const bSegments = b.split('/');
+    const differing = aSegments.findIndex((segment, index) => segmentRank(segment) !== segmentRank(bSegments[index] ?? ''));
+    return differing === -1 ? 0 : segmentRank(aSegments[differing]) - segmentRank(bSegments[differing] ?? '');
+}
+
+/**
+ * The methods the server's routes take at `path`; HEAD wherever GET, as hapi answers it. Only those of the most
+ * specific route path that matches: `/api/v1/events/stream` takes GET alone, though PATCH finds `/api/v1/events/{id}` there.
+ */
 export function allowedMethods(server: Server, path: string): string[] {
 
-    const allowed: string[] = routedMethods.filter((method) => server.match(method, path) !== null);
+    const matches = routedMethods.map((method) => ({ method, route: server.match(method, path) }));
+    const fingerprints = matches.flatMap(({ route }) => (route ? [route.fingerprint] : []));
+    const best = fingerprints.sort(bySpecificity)[0];
+    const allowed: string[] = matches.filter(({ route }) => route && route.fingerprint === best).map(({ method }) => method);
     if (allowed[0] === 'GET') {
         allowed.splice(1, 0, 'HEAD');
     }

@@ -1,3 +1,5 @@
+import Http from 'http';
+
 import type { ErrorCode } from '../../lib/errors';
 import { errorCodes, policyErrors } from './error-codes';
 import { countsRequests, headerRefs, rateLimitHeaderNames, type HeaderName } from './headers';
@@ -123,7 +125,8 @@ export function errorSchema(answered: ReadonlySet<ErrorCode>): JsonSchema {
         type: 'object',
         description: 'Every error, whatever format was asked for. `code` is stable; `message` is for people and may change. '
             + 'A path the API does not have is 404 `not_found`; a method a path does not take is 405 `method_not_allowed`, '
-            + 'with an `Allow` header naming the methods it takes.',
+            + `with an \`Allow\` header naming the methods it takes. A URL and headers together over the ${Http.maxHeaderSize / 1024} KB the server reads are `
+            + '431 `too_large`, and bytes that are not HTTP/1.1 are 400 `invalid_request`, both answered before any route and closing the connection.',
         required: ['statusCode', 'error', 'message', 'code'],
         properties: {
             statusCode: { type: 'integer', description: 'The HTTP status.' },

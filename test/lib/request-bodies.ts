@@ -6,6 +6,7 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { utf8Check } from '../../lib/request-bodies';
+import { parsedAnswer, rawExchange } from '../helpers/raw-http';
 import { familyWithKey, testServer, type FamilyFixture } from '../helpers/server';
 import { createBody, dataOf, expectError } from '../plugins/records/fixtures';
 
@@ -132,6 +133,48 @@ describe('request bodies', () => {
 
             const response = await server.inject({ method: 'POST', url: '/api/v1/persons', payload: '{}', headers: { ...json, 'content-encoding': 'br' } });
             expectError(response, 401, 'invalid_key');
+        });
+    });
+
+    describe('Expect: 100-continue', () => {
+
+        const head = (method: string, path: string, length: number, key = family.key) => `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`;
+
+        it('answers a declared length over the route\'s limit with 413 too_large at once, without 100 Continue, so the body is never sent', async () => {
+
+            const personId = dataOf(await family.inject('POST', '/api/v1/persons', createBody('persons')), 201).id;
+            const uploadLimit = server.match('POST', '/api/v1/gallery')!.settings.payload!.maxBytes!;
+            for (const [method, path, limit] of [['POST', '/api/v1/persons', 1024 * 1024], ['PATCH', `/api/v1/persons/${personId}`, 1024 * 1024], ['POST', '/api/v1/gallery', uploadLimit], ['POST', '/api/v1/documents', uploadLimit]] as const) {
+                const received = await rawExchange(server, head(method, path, limit + 1));
+                expect(received, `${method} ${path}`).to.not.contain('100 Continue');
+                const answer = parsedAnswer(received);
+                expect(answer.statusLine).to.equal('HTTP/1.1 413 Payload Too Large');
+                expect(JSON.parse(answer.body)).to.equal({ statusCode: 413, error: 'Request Entity Too Large', message: `Payload content length greater than maximum allowed: ${limit}`, code: 'too_large' });
+                // Counted against the rate limit like any refused body, and the connection closed: the client may send the body yet.
+                expect(answer.headers.ratelimit).to.exist();
+                expect(answer.headers.connection).to.equal('close');
+            }
+        });
+
+        it('writes 100 Continue for a body within the limit, and takes it', async () => {
+
+            const body = JSON.stringify(createBody('persons'));
+            const received = await rawExchange(server, head('POST', '/api/v1/persons', Buffer.byteLength(body)), { bodyAfterContinue: body });
+            expect(received).to.startWith('HTTP/1.1 100 Continue\r\n\r\n');
+            const answer = parsedAnswer(received);
+            expect(answer.statusLine).to.equal('HTTP/1.1 201 Created');
+            expect(JSON.parse(answer.body).data.first_name).to.equal(createBody('persons').first_name);
+        });
+
+        it('answers a bad key, and a path no route takes, without 100 Continue either', async () => {
+
+            const unauthenticated = await rawExchange(server, head('POST', '/api/v1/persons', 2 * 1024 * 1024, 'frk_wrong'));
+            expect(unauthenticated).to.startWith('HTTP/1.1 401 ');
+            expect(JSON.parse(parsedAnswer(unauthenticated).body).code).to.equal('invalid_key');
+
+            const unrouted = await rawExchange(server, head('POST', '/api/v1/nothing', 2 * 1024 * 1024));
+            expect(unrouted).to.startWith('HTTP/1.1 404 ');
+            expect(JSON.parse(parsedAnswer(unrouted).body).code).to.equal('not_found');
         });
     });
 });

@@ -1,6 +1,6 @@
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
-import type { Server } from '@hapi/hapi';
+import Hapi, { type Server } from '@hapi/hapi';
 
 import { allowedMethods } from '../../lib/unrouted';
 import { familyWithKey, testServer, type FamilyFixture } from '../helpers/server';
@@ -32,6 +32,35 @@ describe('requests no route takes', () => {
         expect(allowedMethods(server, '/api/v1/nothing')).to.equal([]);
     });
 
+    it('lists only the methods of the most specific path, as hapi routes each method', () => {
+
+        // "stream" is also an {id} of /api/v1/events/{id}, which takes PATCH and DELETE; hapi routes those to that path, not to the stream.
+        expect(allowedMethods(server, '/api/v1/events/stream')).to.equal(['GET', 'HEAD']);
+        expect(allowedMethods(server, '/api/v1/events/evt_x')).to.equal(['GET', 'HEAD', 'PATCH', 'DELETE']);
+        expect(allowedMethods(server, '/api/v1/events')).to.equal(['GET', 'HEAD', 'POST']);
+    });
+
+    it('ranks paths as hapi\'s router does: a literal segment, then one mixed with a parameter, then a parameter, then a wildcard, the first that differs deciding', () => {
+
+        const routes = Hapi.server();
+        const handler = () => null;
+        routes.route([
+            { method: 'GET', path: '/r/{rest*}', handler },
+            { method: 'POST', path: '/r/{id}', handler },
+            { method: 'PUT', path: '/r/{name}.json', handler },
+            { method: 'DELETE', path: '/r/fixed', handler },
+            { method: 'GET', path: '/s/{a}/c', handler },
+            { method: 'POST', path: '/s/b/{c}', handler }
+        ]);
+
+        expect(allowedMethods(routes, '/r/fixed')).to.equal(['DELETE']);
+        expect(allowedMethods(routes, '/r/x.json')).to.equal(['PUT']);
+        expect(allowedMethods(routes, '/r/x')).to.equal(['POST']);
+        expect(allowedMethods(routes, '/r/x/y')).to.equal(['GET', 'HEAD']);
+        expect(allowedMethods(routes, '/s/b/c')).to.equal(['POST']);
+        expect(allowedMethods(routes, '/s/d/c')).to.equal(['GET', 'HEAD']);
+    });
+
     it('answers a method a path does not take with 405 method_not_allowed and an Allow header, not a 404 read as "no such record"', async () => {
 
         const cases: [string, string, string][] = [
@@ -42,7 +71,9 @@ describe('requests no route takes', () => {
             ['PATCH', '/api/v1/persons/', 'GET, HEAD, POST'],
             ['POST', '/api/v1/all', 'GET, HEAD'],
             ['OPTIONS', '/api/v1/persons', 'GET, HEAD, POST'],
-            ['POST', '/api/v1/openapi.json', 'GET, HEAD']
+            ['POST', '/api/v1/openapi.json', 'GET, HEAD'],
+            ['PUT', '/api/v1/events/stream', 'GET, HEAD'],
+            ['POST', '/api/v1/events/stream', 'GET, HEAD']
         ];
         for (const [method, path, allow] of cases) {
             for (const send of [family.inject, (m: string, url: string) => server.inject({ method: m, url })]) {

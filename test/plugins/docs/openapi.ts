@@ -462,6 +462,7 @@ describe('GET /api/v1/openapi.json', () => {
         expect(bodyOf(wrongMethod)).to.include({ statusCode: 405, code: 'method_not_allowed' });
         expect(wrongMethod.headers.allow).to.equal('GET, HEAD, POST');
         expect(error.description).to.contain('a method a path does not take is 405 `method_not_allowed`, with an `Allow` header');
+        expect(error.description).to.contain('431 `too_large`');
     });
 
     it('describes the bodies the API really sends', async () => {
