@@ -1,4 +1,3 @@
-import Fs from 'fs';
 import Path from 'path';
 
 import Hapi, { type Request, type ResponseToolkit, type Server } from '@hapi/hapi';
@@ -31,6 +30,7 @@ import { answerClientErrors } from './client-errors';
 import { ConfigError, configFromEnvironment, type Config } from './config';
 import { migrate, openDatabase, transactionRunner } from './database';
 import { apiError, failedValidationPart, withErrorCode } from './errors';
+import { checkFilesDirectory } from './files-directory';
 import { consoleLog, type Log } from './logger';
 import { refuseMalformedQuery, repeatedParameterMessage, repeatedQueryParameter } from './query-string';
 import { connectRedis } from './redis';
@@ -103,22 +103,6 @@ function errorCodes(log: Log) {
 
         return h.continue;
     };
-}
-
-/**
- * FILES_DIR, created when missing: a path that cannot be a directory the service writes to stops start-up, naming
- * it, rather than failing the first upload. (Only a serving process needs it: a CLI command, perhaps run as
- * another user, writes no files.)
- */
-function checkFilesDirectory(dir: string): void {
-
-    try {
-        Fs.mkdirSync(dir, { recursive: true });
-        Fs.accessSync(dir, Fs.constants.W_OK);
-    }
-    catch (error) {
-        throw new ConfigError(`Invalid configuration: FILES_DIR ${dir} cannot hold the uploaded files: ${(error as Error).message}`);
-    }
 }
 
 /** A PDF_FALLBACK_FONTS file that is missing or no font stops start-up, not the first PDF export that needs it. */

@@ -1,8 +1,13 @@
+import Fs from 'fs';
+import Path from 'path';
+
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
+import Bcrypt from 'bcrypt';
 
 import { servedDemoFiles } from './helpers/demo-files';
+import { suspendFamily } from '../lib/accounts/families';
 import { familyWithKey } from './helpers/server';
 import { sha256Of } from './plugins/files/fixtures';
 import { cliEnvironment, runCli, runCliJson, runCliWithStdoutClosed, testServerWithCliEnvironment } from './cli/run';
@@ -71,6 +76,21 @@ describe('family-records CLI', () => {
         expect(second.family_long_id).to.not.equal(demo.family_long_id);
     });
 
+    it('refuses to seed a demo family, naming FILES_DIR, when it cannot hold the files: before writing anything', async () => {
+
+        const file = Path.join(server.app.services.config.dataDir, 'not-a-directory');
+        Fs.writeFileSync(file, '');
+        const { Family, User } = server.app.services.models;
+        const [families, users] = [await Family.count(), await User.count()];
+
+        const outcome = await runCli(['demo', '--json'], { ...env, FILES_DIR: file });
+
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stdout).to.equal('');
+        expect(outcome.stderr).to.startWith(`error: Invalid configuration: FILES_DIR ${file} cannot hold the uploaded files: EEXIST`);
+        expect([await Family.count(), await User.count()]).to.equal([families, users]);
+    });
+
     it('prints how to use the demo family without --json', async () => {
 
         const outcome = await runCli(['demo'], env);
@@ -111,8 +131,47 @@ describe('family-records CLI', () => {
         expect(refused.statusCode).to.equal(403);
         expect(refused.result).to.include({ code: 'family_suspended' });
 
-        await runCliJson(['family', 'unsuspend', family.familyLongId], env);
+        const lifted = await runCliJson(['family', 'unsuspend', family.familyLongId], env);
+        expect(lifted).to.include({ changed: true, api_suspended: false, api_suspended_at: null });
         expect((await family.inject('GET', '/api/v1/persons')).statusCode).to.equal(200);
+
+        // Again: nothing to lift, exit 0, and it says so.
+        expect(await runCliJson(['family', 'unsuspend', family.familyLongId], env)).to.equal({ ...lifted, changed: false });
+        const told = await runCli(['family', 'unsuspend', family.familyLongId], env);
+        expect(told.exitCode).to.equal(0);
+        expect(told.stdout).to.startWith(`Nothing changed: the API was not suspended, of family ${family.familyLongId} "Test family"\n`);
+    });
+
+    it('keeps the first suspension of a family suspended again: exit 0, saying since when, by whom and why, changing nothing', async () => {
+
+        const family = await familyWithKey(server);
+        const first = await runCliJson(['family', 'suspend', family.familyLongId, '--reason', 'Unpaid invoice'], env);
+        expect(first).to.include({ changed: true, api_suspended: true, api_suspension_reason: 'Unpaid invoice', api_suspended_by: 'cli' });
+        expect(first.api_suspended_at).to.be.a.string();
+
+        const again = await runCliJson(['family', 'suspend', family.familyLongId, '--reason', 'Scraping'], env);
+        expect(again).to.equal({ ...first, changed: false });
+
+        const told = await runCli(['family', 'suspend', family.familyLongId, '--reason', 'Scraping'], env);
+        expect(told.exitCode).to.equal(0);
+        expect(told.stderr).to.equal('');
+        expect(told.stdout).to.startWith(`Family ${family.familyLongId} "Test family" was already suspended since ${first.api_suspended_at} by an operator (CLI): Unpaid invoice\n`);
+        expect(told.stdout).to.contain(`family-records family unsuspend ${family.familyLongId}, then family-records family suspend ${family.familyLongId} --reason TEXT`);
+
+        const stored = await server.app.services.models.Family.findByPk(family.familyLongId);
+        expect(stored!.api_suspension_reason).to.equal('Unpaid invoice');
+        expect(stored!.api_suspended_at!.toISOString()).to.equal(first.api_suspended_at);
+    });
+
+    it('names the super-admin who suspended a family by email when the CLI finds it suspended already', async () => {
+
+        const family = await familyWithKey(server);
+        const admin = await runCliJson(['user', 'create', '--email', `suspender-${family.familyLongId.toLowerCase()}@example.com`, '--password', 'operators only!', '--role', 'super-admin'], env);
+        await suspendFamily(server.app.services.accounts, family.familyLongId, 'Hammering the API', admin.id);
+
+        const told = await runCli(['family', 'suspend', family.familyLongId], env);
+        expect(told.exitCode).to.equal(0);
+        expect(told.stdout).to.contain(` by ${admin.email}: Hammering the API\n`);
     });
 
     it('changes a family\'s plan and disables its API', async () => {
@@ -150,11 +209,58 @@ describe('family-records CLI', () => {
         expect(again.stderr).to.include('exists already');
     });
 
+    it('reads the password from stdin with --password-stdin, so that it shows in neither ps nor shell history', async () => {
+
+        const family = await familyWithKey(server);
+        const email = `stdin-${family.familyLongId}@example.com`.toLowerCase();
+        const outcome = await runCli(['user', 'create', '--email', email, '--password-stdin', '--family', family.familyLongId, '--role', 'manager', '--json'], env, 'correct horse battery\n');
+
+        expect(outcome.exitCode).to.equal(0);
+        expect(outcome.stderr).to.equal('');
+        expect(JSON.parse(outcome.stdout)).to.include({ email, role: 'manager' });
+        const user = await server.app.services.models.User.findOne({ where: { email } });
+        expect(await Bcrypt.compare('correct horse battery', user!.password_hash)).to.be.true();
+    });
+
+    it('takes the whole of stdin as the password, one final newline removed, and refuses an empty one', async () => {
+
+        const family = await familyWithKey(server);
+        const email = `whole-${family.familyLongId}@example.com`.toLowerCase();
+        const created = await runCli(['user', 'create', '--email', email, '--password-stdin', '--family', family.familyLongId, '--role', 'member'], env, ' two words, then \r\n');
+        expect(created.exitCode).to.equal(0);
+        const user = await server.app.services.models.User.findOne({ where: { email } });
+        expect(await Bcrypt.compare(' two words, then ', user!.password_hash)).to.be.true();
+
+        for (const input of ['', '\n']) {
+            const empty = await runCli(['user', 'create', '--email', `empty-${email}`, '--password-stdin', '--family', family.familyLongId, '--role', 'member'], env, input);
+            expect(empty.exitCode).to.equal(1);
+            expect(empty.stdout).to.equal('');
+            expect(empty.stderr).to.equal('error: A password is 10 to 72 characters (72 bytes in UTF-8: fewer characters outside ASCII).\n');
+        }
+
+        const notText = await runCli(['user', 'create', '--email', `empty-${email}`, '--password-stdin', '--family', family.familyLongId, '--role', 'member'], env, Buffer.from([0x70, 0x61, 0x73, 0x73, 0xff, 0xfe, 0x77, 0x6f, 0x72, 0x64, 0x21, 0x21]));
+        expect(notText.exitCode).to.equal(1);
+        expect(notText.stderr).to.equal('error: standard input is not UTF-8 text: give the password as UTF-8\n');
+
+        expect(await server.app.services.models.User.count({ where: { email: `empty-${email}` } })).to.equal(0);
+    });
+
+    it('warns on stderr that a password on the command line is visible to other users, stdout still one JSON object', async () => {
+
+        const family = await familyWithKey(server);
+        const email = `visible-${family.familyLongId}@example.com`.toLowerCase();
+        const outcome = await runCli(['user', 'create', '--email', email, '--password', 'correct horse battery', '--family', family.familyLongId, '--role', 'member', '--json'], env);
+
+        expect(outcome.exitCode).to.equal(0);
+        expect(outcome.stderr).to.equal('warning: a password given with --password is visible to other users of this machine (ps) and stays in shell history; use --password-stdin\n');
+        expect(JSON.parse(outcome.stdout)).to.include({ email });
+    });
+
     it('refuses a password of white space only, however long', async () => {
 
         const family = await familyWithKey(server);
         const email = `blank-${family.familyLongId}@example.com`;
-        const outcome = await runCli(['user', 'create', '--email', email, '--password', ' '.repeat(12), '--family', family.familyLongId, '--role', 'manager', '--json'], env);
+        const outcome = await runCli(['user', 'create', '--email', email, '--password-stdin', '--family', family.familyLongId, '--role', 'manager', '--json'], env, ' '.repeat(12));
 
         expect(outcome.exitCode).to.equal(1);
         expect(outcome.stdout).to.equal('');
@@ -190,6 +296,21 @@ describe('family-records CLI', () => {
         expect(outcome.exitCode).to.equal(1);
         expect(outcome.stderr).to.equal('error: stdout was closed before the output was written: the command did its work, but what it printed is lost\n');
         expect(await server.app.services.models.ApiKey.count({ where: { family_long_id: family.familyLongId, name: 'Piped away' } })).to.equal(1);
+    });
+
+    it('says a key was revoked already, leaving when it was: exit 0, changing nothing', async () => {
+
+        const family = await familyWithKey(server);
+        const first = await runCliJson(['key', 'revoke', family.keyId], env);
+        expect(first).to.include({ id: family.keyId, changed: true });
+
+        const again = await runCliJson(['key', 'revoke', family.key], env);
+        expect(again).to.equal({ ...first, changed: false });
+
+        const told = await runCli(['key', 'revoke', family.keyId], env);
+        expect(told.exitCode).to.equal(0);
+        expect(told.stdout).to.equal(`API key ${family.keyId} "test key" of family ${family.familyLongId} was already revoked at ${first.revoked_at}: nothing changed\n`);
+        expect((await server.app.services.models.ApiKey.findByPk(family.keyId))!.revoked_at!.toISOString()).to.equal(first.revoked_at);
     });
 
     it('answers an unknown id with not found', async () => {
@@ -243,6 +364,19 @@ describe('family-records CLI', () => {
             const extra = await runCli(['family', 'unsuspend', 'fam_a', 'fam_b'], bare);
             expect(extra.exitCode).to.equal(2);
             expect(extra.stderr).to.startWith('error: unexpected argument "fam_b"');
+        });
+
+        it('takes a password from --password or from --password-stdin, never both, and needs one of them', async () => {
+
+            const create = ['user', 'create', '--email', 'a@example.com', '--role', 'super-admin'];
+            const both = await runCli([...create, '--password', 'correct horse battery', '--password-stdin'], bare, 'correct horse battery');
+            expect(both.exitCode).to.equal(2);
+            expect(both.stdout).to.equal('');
+            expect(both.stderr).to.startWith('error: --password and --password-stdin cannot be used together (usage: family-records user create');
+
+            const neither = await runCli(create, bare);
+            expect(neither.exitCode).to.equal(2);
+            expect(neither.stderr).to.startWith('error: missing --password or --password-stdin (usage: family-records user create');
         });
 
         it('rejects an unknown command, and no command at all', async () => {

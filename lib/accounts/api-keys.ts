@@ -123,14 +123,19 @@ export async function changeApiKeyScopes(context: AccountsContext, id: string, s
     return apiKey;
 }
 
-/** Revokes a key for good; the next request with it is refused, on every instance. */
-export async function revokeApiKey(context: AccountsContext, id: string, by: string): Promise<ApiKey> {
+/**
+ * Revokes a key for good; the next request with it is refused, on every instance. A key revoked already
+ * keeps when and by whom (`changed` false).
+ */
+export async function revokeApiKey(context: AccountsContext, id: string, by: string): Promise<{ apiKey: ApiKey; changed: boolean }> {
 
     const apiKey = await findKey(context, id);
-    if (!apiKey.revoked_at) {
-        await apiKey.update({ revoked_at: new Date(), revoked_by: by });
+    // One conditional UPDATE: of two revocations at once, only the first is recorded, and the other reads it.
+    const [updated] = await context.models.ApiKey.update({ revoked_at: new Date(), revoked_by: by }, { where: { id: apiKey.id, revoked_at: null } });
+    await apiKey.reload();
+    if (updated > 0) {
         await context.authEpoch.bump();
     }
 
-    return apiKey;
+    return { apiKey, changed: updated > 0 };
 }

@@ -1,3 +1,5 @@
+import { Op } from 'sequelize';
+
 import { familyLongId } from '../ids';
 import { ServiceError } from '../errors';
 import { hasMoreCharactersThan } from '../text-length';
@@ -76,8 +78,11 @@ export async function changePlan(context: AccountsContext, id: string, plan: str
     return family;
 }
 
-/** Stops every key of the family at once, until unsuspended. */
-export async function suspendFamily(context: AccountsContext, id: string, reason: string, by: string): Promise<Family> {
+/**
+ * Stops every key of the family at once, until unsuspended. A family suspended already keeps its suspension,
+ * reason, author and time (`changed` false): lifting it, then suspending again, gives another reason.
+ */
+export async function suspendFamily(context: AccountsContext, id: string, reason: string, by: string): Promise<{ family: Family; changed: boolean }> {
 
     if (!reason.trim()) {
         throw new ServiceError('invalid_request', 'Give a reason for the suspension: family managers see it.');
@@ -88,15 +93,32 @@ export async function suspendFamily(context: AccountsContext, id: string, reason
     }
 
     const family = await findFamily(context, id);
-    await family.update({ api_suspended_at: new Date(), api_suspension_reason: reason.trim(), api_suspended_by: by });
-    await context.authEpoch.bump();
-    return family;
+    // One conditional UPDATE: of two suspensions at once, only the first is recorded, and the other reads it.
+    const [updated] = await context.models.Family.update(
+        { api_suspended_at: new Date(), api_suspension_reason: reason.trim(), api_suspended_by: by },
+        { where: { family_long_id: family.family_long_id, api_suspended_at: null } }
+    );
+    await family.reload();
+    if (updated > 0) {
+        await context.authEpoch.bump();
+    }
+
+    return { family, changed: updated > 0 };
 }
 
-export async function unsuspendFamily(context: AccountsContext, id: string): Promise<Family> {
+/** Lifts a suspension; a family not suspended is left as it is (`changed` false). */
+export async function unsuspendFamily(context: AccountsContext, id: string): Promise<{ family: Family; changed: boolean }> {
 
     const family = await findFamily(context, id);
-    await family.update({ api_suspended_at: null, api_suspension_reason: null, api_suspended_by: null });
-    await context.authEpoch.bump();
-    return family;
+    // Conditional, as suspendFamily(): of two at once, only one lifts the suspension.
+    const [updated] = await context.models.Family.update(
+        { api_suspended_at: null, api_suspension_reason: null, api_suspended_by: null },
+        { where: { family_long_id: family.family_long_id, api_suspended_at: { [Op.ne]: null } } }
+    );
+    await family.reload();
+    if (updated > 0) {
+        await context.authEpoch.bump();
+    }
+
+    return { family, changed: updated > 0 };
 }

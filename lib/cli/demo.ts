@@ -1,4 +1,6 @@
+import { configFromEnvironment } from '../config';
 import { seedDemoFamily, type DemoFamily } from '../demo';
+import { checkFilesDirectory } from '../files-directory';
 import { command } from './command';
 import { jsonOption, printResult } from './output';
 import { withServer } from './services';
@@ -26,7 +28,9 @@ export const demoCommand = command({
     options: jsonOption,
     async run({ values }) {
 
-        // The server's files plugin stores the demo's files where the running servers keep theirs (FILES_DIR).
+        // The server's files plugin stores the demo's files where the running servers keep theirs (FILES_DIR): checked
+        // first, as start-up does, so that a FILES_DIR it cannot write leaves no family half seeded.
+        checkFilesDirectory(configFromEnvironment().filesDir);
         const { demo, baseUrl } = await withServer(async (server) => ({ demo: await seedDemoFamily(server), baseUrl: server.app.services.config.publicBaseUrl }));
         printResult(values.json, {
             family_long_id: demo.family.family_long_id,

@@ -1,4 +1,5 @@
 import { changePlan, createFamily, suspendFamily, unsuspendFamily } from '../accounts/families';
+import type { Models } from '../../models';
 import { planNames, type Family } from '../../models/family';
 import { command, commandGroup } from './command';
 import { jsonOption, listed, printResult } from './output';
@@ -15,16 +16,40 @@ function familyJson(family: Family) {
         api_enabled: family.api_enabled,
         api_resources: family.api_resources,
         api_suspended: Boolean(family.api_suspended_at),
+        api_suspended_at: family.api_suspended_at ?? null,
+        api_suspended_by: family.api_suspended_by ?? null,
         api_suspension_reason: family.api_suspension_reason ?? null
     };
 }
 
-export function printFamily(asJson: boolean | undefined, done: string, family: Family): void {
+/** Prints the family after a change; `extra` adds to its JSON (`changed`). */
+export function printFamily(asJson: boolean | undefined, done: string, family: Family, extra: object = {}): void {
 
-    printResult(asJson, familyJson(family), () => [
+    printResult(asJson, { ...familyJson(family), ...extra }, () => [
         `${done} family ${family.family_long_id} "${family.name}"`,
         `  plan: ${family.plan}`,
         `  API:  ${family.api_enabled ? `enabled for ${listed(family.api_resources)}` : 'not enabled'}${family.api_suspended_at ? `, suspended (${family.api_suspension_reason})` : ''}`
+    ]);
+}
+
+/** Who suspended a family, for people: an operator with the CLI, or the super-admin's email (the id stored, should the user be gone). */
+async function suspenderName(models: Models, by: string | null): Promise<string> {
+
+    if (by === 'cli') {
+        return 'an operator (CLI)';
+    }
+
+    const user = by ? await models.User.findByPk(by) : null;
+    return user?.email ?? by ?? 'nobody recorded';
+}
+
+/** A suspension left as it was, its time, author and reason, with how to give another reason. */
+function printStandingSuspension(asJson: boolean | undefined, family: Family, suspender: string): void {
+
+    const id = family.family_long_id;
+    printResult(asJson, { ...familyJson(family), changed: false }, () => [
+        `Family ${id} "${family.name}" was already suspended since ${family.api_suspended_at?.toISOString()} by ${suspender}: ${family.api_suspension_reason}`,
+        `  Nothing changed. To give another reason: family-records family unsuspend ${id}, then family-records family suspend ${id} --reason TEXT`
     ]);
 }
 
@@ -41,23 +66,34 @@ export const familyCommands = commandGroup('family', {
     }),
     suspend: command({
         usage: 'family suspend ID [--reason TEXT] [--json]',
-        description: 'Stops every API key of the family at once, on every running server.\nThe reason is shown to the family\'s managers (default "Suspended by an operator").',
+        description: 'Stops every API key of the family at once, on every running server.\nThe reason is shown to the family\'s managers (default "Suspended by an operator").\nA family suspended already stays so, since when, by whom and why it was (exit 0, "changed": false\nwith --json): to give another reason, unsuspend it, then suspend it again.',
         options: { reason: { type: 'string' }, ...jsonOption },
         positionals: ['ID'],
         async run({ values, positionals: [id] }) {
 
-            const family = await withServices(({ accounts }) => suspendFamily(accounts, id, values.reason ?? 'Suspended by an operator', 'cli'));
-            printFamily(values.json, 'Suspended the API of', family);
+            const { family, suspender } = await withServices(async ({ accounts, models }) => {
+
+                const { family, changed } = await suspendFamily(accounts, id, values.reason ?? 'Suspended by an operator', 'cli');
+                return changed ? { family } : { family, suspender: await suspenderName(models, family.api_suspended_by) };
+            });
+
+            if (suspender === undefined) {
+                printFamily(values.json, 'Suspended the API of', family, { changed: true });
+            }
+            else {
+                printStandingSuspension(values.json, family, suspender);
+            }
         }
     }),
     unsuspend: command({
         usage: 'family unsuspend ID [--json]',
-        description: 'Lifts a suspension: the family\'s keys work again.',
+        description: 'Lifts a suspension: the family\'s keys work again. A family not suspended stays so\n(exit 0, "changed": false with --json).',
         options: jsonOption,
         positionals: ['ID'],
         async run({ values, positionals: [id] }) {
 
-            printFamily(values.json, 'Lifted the suspension of', await withServices(({ accounts }) => unsuspendFamily(accounts, id)));
+            const { family, changed } = await withServices(({ accounts }) => unsuspendFamily(accounts, id));
+            printFamily(values.json, changed ? 'Lifted the suspension of' : 'Nothing changed: the API was not suspended, of', family, { changed });
         }
     }),
     plan: command({

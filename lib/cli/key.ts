@@ -47,14 +47,16 @@ export const keyCommands = commandGroup('key', {
     }),
     revoke: command({
         usage: 'key revoke ID|KEY [--json]',
-        description: 'Revokes a key for good: running servers refuse it from the next request on.\nID is the key\'s id (key_…); the key itself (frk_…, one found leaked, say) works too.',
+        description: 'Revokes a key for good: running servers refuse it from the next request on.\nID is the key\'s id (key_…); the key itself (frk_…, one found leaked, say) works too.\nA key revoked already stays as it was (exit 0, "changed": false with --json).',
         options: jsonOption,
         positionals: ['ID'],
         async run({ values, positionals: [id] }) {
 
-            const apiKey = await withServices(({ accounts }) => revokeApiKey(accounts, id, 'cli'));
-            printResult(values.json, { id: apiKey.id, family_long_id: apiKey.family_long_id, name: apiKey.name, revoked_at: apiKey.revoked_at }, () => [
-                `Revoked API key ${apiKey.id} "${apiKey.name}" of family ${apiKey.family_long_id}`
+            const { apiKey, changed } = await withServices(({ accounts }) => revokeApiKey(accounts, id, 'cli'));
+            printResult(values.json, { id: apiKey.id, family_long_id: apiKey.family_long_id, name: apiKey.name, revoked_at: apiKey.revoked_at, changed }, () => [
+                changed
+                    ? `Revoked API key ${apiKey.id} "${apiKey.name}" of family ${apiKey.family_long_id}`
+                    : `API key ${apiKey.id} "${apiKey.name}" of family ${apiKey.family_long_id} was already revoked at ${apiKey.revoked_at?.toISOString()}: nothing changed`
             ]);
         }
     })

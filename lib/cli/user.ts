@@ -1,17 +1,60 @@
 import { createUser } from '../accounts/users';
 import { command, commandGroup } from './command';
+import { CliError, UsageError } from './errors';
 import { jsonOption, printResult } from './output';
 import { withServices } from './services';
 
+const usage = 'user create --email EMAIL --password PASSWORD|--password-stdin [--family ID] --role manager|member|super-admin [--json]';
+
+/** All of standard input, once it ends; bytes that are not UTF-8 would otherwise become another password (U+FFFD). */
+async function standardInputText(): Promise<string> {
+
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) {
+        chunks.push(chunk as Buffer);
+    }
+
+    try {
+        return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    }
+    catch {
+        throw new CliError('standard input is not UTF-8 text: give the password as UTF-8');
+    }
+}
+
+/**
+ * The password of --password, or all of standard input with --password-stdin (as `docker login`), one final
+ * newline removed: a password on the command line is in `ps` for every user of the machine, and in shell history.
+ */
+async function givenPassword(values: { password?: string; 'password-stdin'?: boolean }): Promise<string> {
+
+    if (values['password-stdin']) {
+        if (values.password !== undefined) {
+            throw new UsageError('--password and --password-stdin cannot be used together', usage);
+        }
+
+        return (await standardInputText()).replace(/\r?\n$/, '');
+    }
+
+    if (values.password === undefined) {
+        throw new UsageError('missing --password or --password-stdin', usage);
+    }
+
+    // On stderr, so that stdout stays one JSON object with --json.
+    process.stderr.write('warning: a password given with --password is visible to other users of this machine (ps) and stays in shell history; use --password-stdin\n');
+    return values.password;
+}
+
 export const userCommands = commandGroup('user', {
     create: command({
-        usage: 'user create --email EMAIL --password PASSWORD [--family ID] --role manager|member|super-admin [--json]',
-        description: 'Creates a user of the hosted site. Managers and members belong to a family (--family);\na super-admin operates the service and may have none. Passwords are 10 to 72 characters\n(at most 72 bytes in UTF-8: fewer characters outside ASCII), not all white space.',
-        options: { email: { type: 'string' }, password: { type: 'string' }, family: { type: 'string' }, role: { type: 'string' }, ...jsonOption },
-        required: ['email', 'password', 'role'],
+        usage,
+        description: 'Creates a user of the hosted site. Managers and members belong to a family (--family);\na super-admin operates the service and may have none. Passwords are 10 to 72 characters\n(at most 72 bytes in UTF-8: fewer characters outside ASCII), not all white space.\n--password-stdin reads the password from standard input, all of it but one final newline\n(printf \'%s\' "$PASSWORD" | family-records user create … --password-stdin), so that it is\nneither in the process list, where other users of the machine see --password, nor in shell history.',
+        options: { email: { type: 'string' }, password: { type: 'string' }, 'password-stdin': { type: 'boolean' }, family: { type: 'string' }, role: { type: 'string' }, ...jsonOption },
+        required: ['email', 'role'],
         async run({ values }) {
 
-            const user = await withServices(({ accounts }) => createUser(accounts, { email: values.email, password: values.password, familyLongId: values.family, role: values.role }));
+            const password = await givenPassword(values);
+            const user = await withServices(({ accounts }) => createUser(accounts, { email: values.email, password, familyLongId: values.family, role: values.role }));
             const role = user.is_super_admin ? 'super-admin' : user.role;
             printResult(values.json, { id: user.id, email: user.email, family_long_id: user.family_long_id ?? null, role }, () => [
                 `Created ${role} ${user.email} (${user.id})${user.family_long_id ? ` in family ${user.family_long_id}` : ''}`

@@ -14,7 +14,9 @@ const notices = {
     'webhook-deleted': 'The endpoint is deleted.',
     'webhook-redelivered': 'The event is queued for delivery again.',
     'family-suspended': 'The family\'s API is suspended. Every key is refused with family_suspended.',
-    'family-unsuspended': 'The family\'s API is no longer suspended.'
+    'family-already-suspended': 'The family\'s API was already suspended: that suspension stands, with its time and reason below. To give another reason, unsuspend it, then suspend it again.',
+    'family-unsuspended': 'The family\'s API is no longer suspended.',
+    'family-not-suspended': 'The family\'s API was not suspended (lifted already?): nothing changed.'
 } as const;
 
 export type Notice = keyof typeof notices;

@@ -56,12 +56,12 @@ export async function testServerWithCliEnvironment(): Promise<{ server: Server; 
     return { server, env: cliEnvironmentOf(server) };
 }
 
-/** Runs the real CLI in a child process and collects what it printed. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliOutcome> {
+/** Runs the real CLI in a child process and collects what it printed; `stdin`, when given, is all it reads on its standard input. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, stdin?: string | Buffer): Promise<CliOutcome> {
 
     return new Promise((resolve, reject) => {
 
-        ChildProcess.execFile(process.execPath, [cliScript, ...args], { cwd: projectRoot, env, timeout: 60_000 }, (error, stdout, stderr) => {
+        const child = ChildProcess.execFile(process.execPath, [cliScript, ...args], { cwd: projectRoot, env, timeout: 60_000 }, (error, stdout, stderr) => {
 
             if (error && typeof error.code !== 'number') {
                 reject(error);
@@ -70,6 +70,11 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliOutco
 
             resolve({ exitCode: error ? error.code as number : 0, stdout, stderr });
         });
+        if (stdin !== undefined) {
+            // A CLI that exits without reading it (a usage error) closes the pipe: not the test's failure.
+            child.stdin!.on('error', () => undefined);
+            child.stdin!.end(stdin);
+        }
     });
 }
 

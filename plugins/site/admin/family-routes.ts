@@ -101,12 +101,18 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
 
                     const { reason } = request.payload as { reason: string };
                     const id = request.params.id as string;
+                    let suspended;
                     try {
-                        await suspendFamily(context.accounts, id, reason, siteUser(request).id);
+                        suspended = await suspendFamily(context.accounts, id, reason, siteUser(request).id);
                     }
                     catch (error) {
                         const refusal = refusalOf(error);
                         return familyPage(request, h, { error: refusal.message }, refusal.statusCode);
+                    }
+
+                    // Suspended already (another super-admin, another tab): that suspension stands, and nothing new happened to record.
+                    if (!suspended.changed) {
+                        return h.redirect(withNotice(`/admin/apis/families/${id}`, 'family-already-suspended'));
                     }
 
                     await audit(models, request, { action: 'family.suspend', familyLongId: id, target: id, detail: reason });
@@ -148,7 +154,11 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
                 async handler(request, h) {
 
                     const id = request.params.id as string;
-                    await found(unsuspendFamily(context.accounts, id));
+                    const { changed } = await found(unsuspendFamily(context.accounts, id));
+                    if (!changed) {
+                        return h.redirect(withNotice(`/admin/apis/families/${id}`, 'family-not-suspended'));
+                    }
+
                     await audit(models, request, { action: 'family.unsuspend', familyLongId: id, target: id });
                     return h.redirect(withNotice(`/admin/apis/families/${id}`, 'family-unsuspended'));
                 }

@@ -53,10 +53,9 @@ export function adminKeyRoutes(context: SiteContext): ServerRoute[] {
                 validate: keyId,
                 async handler(request, h) {
 
-                    // Sent twice (a double click, a second tab), the form finds the key revoked: done already, not a 404.
+                    // Sent twice (a double click, a second tab, at once even), the form finds the key revoked: done already, not a 404, and recorded once.
                     const key = await familyKey(request, { orRevoked: true });
-                    if (!key.revoked_at) {
-                        await revokeApiKey(context.accounts, key.id, siteUser(request).id);
+                    if ((await revokeApiKey(context.accounts, key.id, siteUser(request).id)).changed) {
                         await audit(models, request, { action: 'api_key.revoke', familyLongId: key.family_long_id, target: key.id, detail: `“${key.name}”, by a super-admin` });
                     }
 

@@ -109,13 +109,52 @@ describe('Super-admin > APIs & Connectors', () => {
         expect(refused.result).to.include({ code: 'family_suspended' });
         expect((await manager.get('/manage/apis')).payload).to.contain('Reason: <bdi>Hammering the API</bdi>');
 
-        await admin.post(`/admin/apis/families/${family.familyLongId}/unsuspend`);
+        const lifted = await admin.post(`/admin/apis/families/${family.familyLongId}/unsuspend`);
+        expect(lifted.headers.location).to.equal(`/admin/apis/families/${family.familyLongId}?notice=family-unsuspended`);
         expect((await family.inject('GET', '/api/v1/persons')).statusCode).to.equal(200);
+        // A second tab's unsuspend: nothing to lift, said so, not recorded.
+        const again = await admin.post(`/admin/apis/families/${family.familyLongId}/unsuspend`);
+        expect(again.headers.location).to.equal(`/admin/apis/families/${family.familyLongId}?notice=family-not-suspended`);
+        expect((await admin.get(again.headers.location as string)).payload).to.contain('was not suspended (lifted already?): nothing changed.');
 
         const events = await server.app.services.models.AuditEvent.findAll({ where: { family_long_id: family.familyLongId }, order: [['id', 'ASC']] });
-        expect(events.map((event) => event.action)).to.include(['family.suspend', 'family.unsuspend']);
+        expect(events.map((event) => event.action).filter((action) => action.startsWith('family.'))).to.equal(['family.suspend', 'family.unsuspend']);
         expect(events.find((event) => event.action === 'family.suspend')!.detail).to.equal('Hammering the API');
         expect(events.find((event) => event.action === 'family.suspend')!.actor_email).to.equal(admin.account.email);
+    });
+
+    it('keeps the first suspension of a family suspended again, says so, and records one suspension', async () => {
+
+        const family = await familyWithKey(server);
+        const suspend = `/admin/apis/families/${family.familyLongId}/suspend`;
+        await admin.post(suspend, { reason: 'Hammering the API' });
+
+        const again = await admin.post(suspend, { reason: 'Another reason' });
+        expect(again.statusCode).to.equal(302);
+        expect(again.headers.location).to.equal(`/admin/apis/families/${family.familyLongId}?notice=family-already-suspended`);
+        const page = await admin.get(again.headers.location as string);
+        expect(page.payload).to.contain('API was already suspended: that suspension stands');
+        expect(page.payload).to.contain('Reason shown to the family\'s managers: <bdi>Hammering the API</bdi>');
+        expect(page.payload).to.not.contain('Another reason');
+
+        const stored = await server.app.services.models.Family.findByPk(family.familyLongId);
+        expect(stored!.toJSON()).to.include({ api_suspension_reason: 'Hammering the API', api_suspended_by: admin.account.user.id });
+        expect(await server.app.services.models.AuditEvent.count({ where: { family_long_id: family.familyLongId, action: 'family.suspend' } })).to.equal(1);
+    });
+
+    it('records one suspension of two sent at the same time (two super-admins, two tabs)', async () => {
+
+        const family = await familyWithKey(server);
+        const suspend = `/admin/apis/families/${family.familyLongId}/suspend`;
+        const answers = await Promise.all([admin.post(suspend, { reason: 'First reason' }), admin.post(suspend, { reason: 'Second reason' })]);
+
+        expect(answers.map((answer) => answer.headers.location).sort()).to.equal([
+            `/admin/apis/families/${family.familyLongId}?notice=family-already-suspended`,
+            `/admin/apis/families/${family.familyLongId}?notice=family-suspended`
+        ]);
+        const events = await server.app.services.models.AuditEvent.findAll({ where: { family_long_id: family.familyLongId, action: 'family.suspend' } });
+        expect(events).to.have.length(1);
+        expect(events[0].detail).to.equal((await server.app.services.models.Family.findByPk(family.familyLongId))!.api_suspension_reason);
     });
 
     it('counts a suspension reason in characters: 500 emoji are taken, 501 are refused in words on the page and by the service', async () => {

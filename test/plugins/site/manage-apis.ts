@@ -217,6 +217,16 @@ describe('Manage > APIs & Connectors', () => {
         expect((await stranger.post(`/manage/apis/keys/${fixture.keyId}/revoke`)).statusCode).to.equal(404);
     });
 
+    it('records one revocation of two revoke forms sent at the same time', async () => {
+
+        const fixture = await familyWithKey(server);
+        const client = await signedIn(server, { role: 'manager', familyLongId: fixture.familyLongId });
+        const revoked = await Promise.all([client.post(`/manage/apis/keys/${fixture.keyId}/revoke`), client.post(`/manage/apis/keys/${fixture.keyId}/revoke`)]);
+
+        expect(revoked.map((answer) => answer.headers.location)).to.equal(['/manage/apis?notice=key-revoked', '/manage/apis?notice=key-revoked']);
+        expect(await server.app.services.models.AuditEvent.count({ where: { target: fixture.keyId, action: 'api_key.revoke' } })).to.equal(1);
+    });
+
     it('gives user text the direction of its own text, so a Hebrew family or key name leaves the words around it in order', async () => {
 
         const family = await createFamily(server.app.services.accounts, { name: 'משפחת כהן', plan: 'family' });
