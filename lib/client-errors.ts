@@ -8,7 +8,8 @@ import { apiError } from './errors';
 
 /*
  * Node emits `clientError` for bytes its parser cannot read as a request (a header section over its
- * limit, a malformed request line) and for a connection that breaks before a request is answered.
+ * limit, a malformed request line), for one whose request does not arrive in time, and for a connection
+ * that breaks before a request is answered.
  * hapi's listener answers one that comes with no request under way with a bare "400 Bad Request" and
  * no body; the service answers it as every other error, in JSON with a stable code. One that comes
  * while a request is answered (its chunked body breaks) stays hapi's to answer, through that request.
@@ -20,7 +21,12 @@ interface ParserError extends Error {
     reason?: string;
 }
 
-function clientErrorAnswer(error: ParserError): Boom.Boom {
+function clientErrorAnswer(error: ParserError, listener: Http.Server): Boom.Boom {
+
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+        // What Node itself answers when its headersTimeout or requestTimeout passes (RFC 9110 §15.5.9).
+        return apiError(408, 'invalid_request', `The request did not arrive in time (its headers within ${listener.headersTimeout / 1000} s, the whole of it within ${listener.requestTimeout / 1000} s): send it again.`);
+    }
 
     if (error.code === 'HPE_HEADER_OVERFLOW') {
         // Node counts the request line in its limit: a long URL overflows it as headers do (RFC 6585 §5).
@@ -61,6 +67,6 @@ export function answerClientErrors(server: Server): void {
             return;
         }
 
-        socket.end(rawAnswer(clientErrorAnswer(error)));
+        socket.end(rawAnswer(clientErrorAnswer(error, listener)));
     });
 }

@@ -3,8 +3,9 @@ import Net from 'net';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
-import type { Server } from '@hapi/hapi';
+import Hapi, { type Server } from '@hapi/hapi';
 
+import { answerClientErrors } from '../../lib/client-errors';
 import { familyWithKey, testServer, type FamilyFixture } from '../helpers/server';
 import { parsedAnswer, rawExchange, type RawAnswer } from '../helpers/raw-http';
 
@@ -50,6 +51,21 @@ describe('requests Node cannot read as HTTP', () => {
 
         const answer = parsedAnswer(await rawExchange(server, get(`/api/v1/persons?search=${'a'.repeat(Http.maxHeaderSize)}`)));
         expectJsonError(answer, 'HTTP/1.1 431 Request Header Fields Too Large', 'too_large', 'send a shorter URL');
+    });
+
+    it('answers a request whose headers do not arrive in time with 408, as Node would, in JSON', async () => {
+
+        // Node checks its timeouts every 30 s by default: a listener of its own that checks every 50 ms.
+        const slow = Hapi.server({ host: '127.0.0.1', port: 0, listener: Http.createServer({ connectionsCheckingInterval: 50, headersTimeout: 200, requestTimeout: 300 }) });
+        answerClientErrors(slow);
+        await slow.start();
+        try {
+            const answer = parsedAnswer(await rawExchange(slow, 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
+            expectJsonError(answer, 'HTTP/1.1 408 Request Timeout', 'invalid_request', 'did not arrive in time (its headers within 0.2 s, the whole of it within 0.3 s)');
+        }
+        finally {
+            await slow.stop();
+        }
     });
 
     it('answers headers within the limit as usual', async () => {
