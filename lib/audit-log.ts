@@ -1,3 +1,5 @@
+import Os from 'os';
+
 import type { Request } from '@hapi/hapi';
 import type { Transaction } from 'sequelize';
 
@@ -30,7 +32,11 @@ export const auditActions = {
     'webhook.redeliver': 'Redelivered a webhook event',
     'webhook.test': 'Sent a test event to a webhook endpoint',
     'family.suspend': 'Suspended a family\'s API',
-    'family.unsuspend': 'Unsuspended a family\'s API'
+    'family.unsuspend': 'Unsuspended a family\'s API',
+    // Only the operator CLI does these.
+    'family.create': 'Created a family',
+    'family.change_plan': 'Changed a family\'s plan',
+    'user.create': 'Created a user'
 } as const;
 
 export type AuditAction = keyof typeof auditActions;
@@ -44,16 +50,15 @@ export interface AuditEntry {
     actor?: { id: string | null; email: string | null };
 }
 
-/**
- * Records who did what, when and from where: the hosted site's pages and the webhooks
- * plugin's JSON routes alike. The actor is the `site-session` user unless given; within
- * `transaction`, the entry commits with the action it records.
- */
-export async function audit(models: Models, request: Request, entry: AuditEntry, transaction?: Transaction): Promise<void> {
+/** Who acted, and from where: an address and a browser, or the machine account that ran a CLI command. */
+interface AuditSource {
+    actor: { id: string | null; email: string | null };
+    ip: string | null;
+    userAgent: string | null;
+}
 
-    const user = (request.auth.credentials as { user?: { id?: string; email?: string } } | null)?.user;
-    const actor = entry.actor ?? { id: user?.id ?? null, email: user?.email ?? null };
-    const { ip, userAgent } = clientOf(request);
+async function record(models: Models, { actor, ip, userAgent }: AuditSource, entry: AuditEntry, transaction?: Transaction): Promise<void> {
+
     await models.AuditEvent.create({
         occurred_at: new Date(),
         actor_id: actor.id,
@@ -65,4 +70,39 @@ export async function audit(models: Models, request: Request, entry: AuditEntry,
         ip,
         user_agent: userAgent
     }, { transaction });
+}
+
+/**
+ * Records who did what, when and from where: the hosted site's pages and the webhooks
+ * plugin's JSON routes alike. The actor is the `site-session` user unless given; within
+ * `transaction`, the entry commits with the action it records.
+ */
+export async function audit(models: Models, request: Request, entry: AuditEntry, transaction?: Transaction): Promise<void> {
+
+    const user = (request.auth.credentials as { user?: { id?: string; email?: string } } | null)?.user;
+    const { ip, userAgent } = clientOf(request);
+    await record(models, { actor: entry.actor ?? { id: user?.id ?? null, email: user?.email ?? null }, ip, userAgent }, entry, transaction);
+}
+
+/** The actor of what an operator did with the CLI, as `created_by` and `api_suspended_by` record it too. */
+export const cliActorId = 'cli';
+
+/** The account that ran the command, `ada@host`: a container without a passwd entry for its user has only $USER, or nothing. */
+function machineAccount(): string {
+
+    let user: string | undefined;
+    try {
+        user = Os.userInfo().username;
+    }
+    catch {
+        user = process.env.USER;
+    }
+
+    return `${user ?? `uid ${process.getuid?.() ?? '?'}`}@${Os.hostname()}`;
+}
+
+/** Records a change an operator made with the CLI: no signed-in user, but the log tells it from the site's, and on which machine, as whom. */
+export async function auditCliCommand(models: Models, entry: AuditEntry): Promise<void> {
+
+    await record(models, { actor: { id: cliActorId, email: null }, ip: null, userAgent: `family-records CLI, ${machineAccount()}`.slice(0, 300) }, entry);
 }

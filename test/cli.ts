@@ -52,6 +52,45 @@ describe('family-records CLI', () => {
         expect(after.result).to.include({ code: 'invalid_key' });
     });
 
+    it('records every change it makes in the audit log, as the operator (CLI) on this machine, and nothing for a change it did not make', async () => {
+
+        const family = await runCliJson(['family', 'create', '--name', 'The Audited', '--plan', 'family'], env);
+        const id = family.family_long_id;
+        await runCliJson(['api', 'enable', '--family', id, '--resources', 'persons,trees'], env);
+        const key = await runCliJson(['key', 'create', '--family', id, '--name', 'Sync', '--resources', 'persons'], env);
+        const user = JSON.parse((await runCli(['user', 'create', '--email', `audited-${id.toLowerCase()}@example.com`, '--password-stdin', '--family', id, '--role', 'manager', '--json'], env, 'a long passphrase')).stdout);
+        await runCliJson(['family', 'plan', id, '--plan', 'max'], env);
+        for (let time = 0; time < 2; time++) {
+            await runCliJson(['family', 'suspend', id, '--reason', 'Audit'], env);
+            await runCliJson(['family', 'unsuspend', id], env);
+            await runCliJson(['family', 'unsuspend', id], env);
+        }
+
+        await runCliJson(['key', 'revoke', key.id], env);
+        await runCliJson(['key', 'revoke', key.id], env);
+        await runCliJson(['api', 'disable', '--family', id], env);
+
+        const events = await server.app.services.models.AuditEvent.findAll({ where: { family_long_id: id }, order: [['id', 'ASC']] });
+        expect(events.map((event) => [event.action, event.target, event.detail])).to.equal([
+            ['family.create', id, '“The Audited”, family plan'],
+            ['api.enable', null, 'Resources: persons, trees'],
+            ['api_key.create', key.id, '“Sync”: persons / read, search, sort, filter'],
+            ['user.create', user.id, `audited-${id.toLowerCase()}@example.com, manager`],
+            ['family.change_plan', id, 'max plan'],
+            ['family.suspend', id, 'Audit'],
+            ['family.unsuspend', id, null],
+            ['family.suspend', id, 'Audit'],
+            ['family.unsuspend', id, null],
+            ['api_key.revoke', key.id, '“Sync”'],
+            ['api.disable', null, null]
+        ]);
+
+        for (const event of events) {
+            expect(event.toJSON()).to.include({ actor_id: 'cli', actor_email: null, ip: null });
+            expect(event.user_agent).to.match(/^family-records CLI, .+@.+$/);
+        }
+    });
+
     it('seeds a demo family with demo --json: its key reads every resource on the running server, and a second demo is another family', async () => {
 
         const demo = await runCliJson(['demo', '--json'], env);

@@ -1,4 +1,5 @@
 import { disableApi, enableApi } from '../accounts/families';
+import { auditCliCommand } from '../audit-log';
 import { resourceNames } from '../../models/resources';
 import { command, commandGroup, commaList } from './command';
 import { printFamily } from './family';
@@ -13,7 +14,12 @@ export const apiCommands = commandGroup('api', {
         required: ['family', 'resources'],
         async run({ values }) {
 
-            const family = await withServices(({ accounts }) => enableApi(accounts, values.family, commaList(values.resources)));
+            const family = await withServices(async ({ accounts, models }) => {
+
+                const enabled = await enableApi(accounts, values.family, commaList(values.resources));
+                await auditCliCommand(models, { action: 'api.enable', familyLongId: enabled.family_long_id, detail: `Resources: ${enabled.api_resources.join(', ')}` });
+                return enabled;
+            });
             printFamily(values.json, 'Enabled the API of', family);
         }
     }),
@@ -24,7 +30,14 @@ export const apiCommands = commandGroup('api', {
         required: ['family'],
         async run({ values }) {
 
-            printFamily(values.json, 'Disabled the API of', await withServices(({ accounts }) => disableApi(accounts, values.family)));
+            const family = await withServices(async ({ accounts, models }) => {
+
+                const disabled = await disableApi(accounts, values.family);
+                await auditCliCommand(models, { action: 'api.disable', familyLongId: disabled.family_long_id });
+                return disabled;
+            });
+
+            printFamily(values.json, 'Disabled the API of', family);
         }
     })
 });

@@ -1,4 +1,5 @@
 import { changePlan, createFamily, suspendFamily, unsuspendFamily } from '../accounts/families';
+import { auditCliCommand, cliActorId } from '../audit-log';
 import type { Models } from '../../models';
 import { planNames, type Family } from '../../models/family';
 import { command, commandGroup } from './command';
@@ -35,7 +36,7 @@ export function printFamily(asJson: boolean | undefined, done: string, family: F
 /** Who suspended a family, for people: an operator with the CLI, or the super-admin's email (the id stored, should the user be gone). */
 async function suspenderName(models: Models, by: string | null): Promise<string> {
 
-    if (by === 'cli') {
+    if (by === cliActorId) {
         return 'an operator (CLI)';
     }
 
@@ -61,7 +62,14 @@ export const familyCommands = commandGroup('family', {
         required: ['name', 'plan'],
         async run({ values }) {
 
-            printFamily(values.json, 'Created', await withServices(({ accounts }) => createFamily(accounts, { name: values.name, plan: values.plan })));
+            const family = await withServices(async ({ accounts, models }) => {
+
+                const created = await createFamily(accounts, { name: values.name, plan: values.plan });
+                await auditCliCommand(models, { action: 'family.create', familyLongId: created.family_long_id, target: created.family_long_id, detail: `“${created.name}”, ${created.plan} plan` });
+                return created;
+            });
+
+            printFamily(values.json, 'Created', family);
         }
     }),
     suspend: command({
@@ -73,8 +81,13 @@ export const familyCommands = commandGroup('family', {
 
             const { family, suspender } = await withServices(async ({ accounts, models }) => {
 
-                const { family, changed } = await suspendFamily(accounts, id, values.reason ?? 'Suspended by an operator', 'cli');
-                return changed ? { family } : { family, suspender: await suspenderName(models, family.api_suspended_by) };
+                const { family, changed } = await suspendFamily(accounts, id, values.reason ?? 'Suspended by an operator', cliActorId);
+                if (!changed) {
+                    return { family, suspender: await suspenderName(models, family.api_suspended_by) };
+                }
+
+                await auditCliCommand(models, { action: 'family.suspend', familyLongId: family.family_long_id, target: family.family_long_id, detail: family.api_suspension_reason });
+                return { family };
             });
 
             if (suspender === undefined) {
@@ -92,7 +105,15 @@ export const familyCommands = commandGroup('family', {
         positionals: ['ID'],
         async run({ values, positionals: [id] }) {
 
-            const { family, changed } = await withServices(({ accounts }) => unsuspendFamily(accounts, id));
+            const { family, changed } = await withServices(async ({ accounts, models }) => {
+
+                const outcome = await unsuspendFamily(accounts, id);
+                if (outcome.changed) {
+                    await auditCliCommand(models, { action: 'family.unsuspend', familyLongId: outcome.family.family_long_id, target: outcome.family.family_long_id });
+                }
+
+                return outcome;
+            });
             printFamily(values.json, changed ? 'Lifted the suspension of' : 'Nothing changed: the API was not suspended, of', family, { changed });
         }
     }),
@@ -104,7 +125,14 @@ export const familyCommands = commandGroup('family', {
         positionals: ['ID'],
         async run({ values, positionals: [id] }) {
 
-            printFamily(values.json, 'Changed the plan of', await withServices(({ accounts }) => changePlan(accounts, id, values.plan)));
+            const family = await withServices(async ({ accounts, models }) => {
+
+                const changed = await changePlan(accounts, id, values.plan);
+                await auditCliCommand(models, { action: 'family.change_plan', familyLongId: changed.family_long_id, target: changed.family_long_id, detail: `${changed.plan} plan` });
+                return changed;
+            });
+
+            printFamily(values.json, 'Changed the plan of', family);
         }
     })
 });

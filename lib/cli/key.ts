@@ -1,4 +1,5 @@
 import { createApiKey, revokeApiKey } from '../accounts/api-keys';
+import { auditCliCommand, cliActorId } from '../audit-log';
 import { command, commandGroup, commaList } from './command';
 import { jsonOption, listed, printResult } from './output';
 import { withServices } from './services';
@@ -17,14 +18,20 @@ export const keyCommands = commandGroup('key', {
         required: ['family', 'name', 'resources'],
         async run({ values }) {
 
-            const { key, apiKey } = await withServices(({ accounts }) => createApiKey(accounts, {
-                familyLongId: values.family,
-                name: values.name,
-                resources: commaList(values.resources),
-                operations: values.operations === undefined ? undefined : commaList(values.operations),
-                predatesWriteScopes: values.legacy,
-                createdBy: 'cli'
-            }));
+            const { key, apiKey } = await withServices(async ({ accounts, models }) => {
+
+                const created = await createApiKey(accounts, {
+                    familyLongId: values.family,
+                    name: values.name,
+                    resources: commaList(values.resources),
+                    operations: values.operations === undefined ? undefined : commaList(values.operations),
+                    predatesWriteScopes: values.legacy,
+                    createdBy: cliActorId
+                });
+                const { id, name, family_long_id: familyLongId, resource_scopes: resources, operation_scopes: operations } = created.apiKey;
+                await auditCliCommand(models, { action: 'api_key.create', familyLongId, target: id, detail: `“${name}”: ${resources.join(', ')} / ${operations.join(', ')}` });
+                return created;
+            });
 
             printResult(values.json, {
                 key,
@@ -52,7 +59,15 @@ export const keyCommands = commandGroup('key', {
         positionals: ['ID'],
         async run({ values, positionals: [id] }) {
 
-            const { apiKey, changed } = await withServices(({ accounts }) => revokeApiKey(accounts, id, 'cli'));
+            const { apiKey, changed } = await withServices(async ({ accounts, models }) => {
+
+                const outcome = await revokeApiKey(accounts, id, cliActorId);
+                if (outcome.changed) {
+                    await auditCliCommand(models, { action: 'api_key.revoke', familyLongId: outcome.apiKey.family_long_id, target: outcome.apiKey.id, detail: `“${outcome.apiKey.name}”` });
+                }
+
+                return outcome;
+            });
             printResult(values.json, { id: apiKey.id, family_long_id: apiKey.family_long_id, name: apiKey.name, revoked_at: apiKey.revoked_at, changed }, () => [
                 changed
                     ? `Revoked API key ${apiKey.id} "${apiKey.name}" of family ${apiKey.family_long_id}`

@@ -1,4 +1,6 @@
 import { createUser } from '../accounts/users';
+import { auditCliCommand } from '../audit-log';
+import type { User } from '../../models/user';
 import { command, commandGroup } from './command';
 import { CliError, UsageError } from './errors';
 import { jsonOption, printResult } from './output';
@@ -45,6 +47,8 @@ async function givenPassword(values: { password?: string; 'password-stdin'?: boo
     return values.password;
 }
 
+const roleOf = (user: User) => (user.is_super_admin ? 'super-admin' : user.role);
+
 export const userCommands = commandGroup('user', {
     create: command({
         usage,
@@ -54,8 +58,13 @@ export const userCommands = commandGroup('user', {
         async run({ values }) {
 
             const password = await givenPassword(values);
-            const user = await withServices(({ accounts }) => createUser(accounts, { email: values.email, password, familyLongId: values.family, role: values.role }));
-            const role = user.is_super_admin ? 'super-admin' : user.role;
+            const user = await withServices(async ({ accounts, models }) => {
+
+                const created = await createUser(accounts, { email: values.email, password, familyLongId: values.family, role: values.role });
+                await auditCliCommand(models, { action: 'user.create', familyLongId: created.family_long_id ?? null, target: created.id, detail: `${created.email}, ${roleOf(created)}` });
+                return created;
+            });
+            const role = roleOf(user);
             printResult(values.json, { id: user.id, email: user.email, family_long_id: user.family_long_id ?? null, role }, () => [
                 `Created ${role} ${user.email} (${user.id})${user.family_long_id ? ` in family ${user.family_long_id}` : ''}`
             ]);

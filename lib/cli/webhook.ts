@@ -1,3 +1,4 @@
+import { auditCliCommand, cliActorId } from '../audit-log';
 import { command, commandGroup, commaList } from './command';
 import { jsonOption, listed, printResult } from './output';
 import { withServer } from './services';
@@ -10,11 +11,17 @@ export const webhookCommands = commandGroup('webhook', {
         required: ['family', 'url', 'resources'],
         async run({ values }) {
 
-            const { endpoint, secret } = await withServer((server) => server.plugins.webhooks.createEndpoint(values.family, {
-                url: values.url,
-                description: values.description,
-                resources: commaList(values.resources)
-            }, 'cli'));
+            const { endpoint, secret } = await withServer(async (server) => {
+
+                const created = await server.plugins.webhooks.createEndpoint(values.family, {
+                    url: values.url,
+                    description: values.description,
+                    resources: commaList(values.resources)
+                }, cliActorId);
+                const { id, family_long_id: familyLongId, url, resources } = created.endpoint;
+                await auditCliCommand(server.app.services.models, { action: 'webhook.create', familyLongId, target: id, detail: `${url} (${resources.join(', ')})` });
+                return created;
+            });
 
             printResult(values.json, {
                 id: endpoint.id,

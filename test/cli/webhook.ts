@@ -36,6 +36,9 @@ describe('family-records webhook create', () => {
         const endpoint = await server.plugins.webhooks.findEndpoint(family.familyLongId, printed.id);
         expect(endpoint.created_by).to.equal('cli');
         expect(endpoint.secret_last_four).to.equal(printed.secret.slice(-4));
+
+        const [audited] = await server.app.services.models.AuditEvent.findAll({ where: { family_long_id: family.familyLongId } });
+        expect(audited.toJSON()).to.include({ action: 'webhook.create', actor_id: 'cli', target: printed.id, detail: `${publicUrl} (persons, trees)` });
     });
 
     it('reads a resource named twice as once, as api enable and key create do', async () => {

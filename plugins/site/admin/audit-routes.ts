@@ -2,7 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 import { Op } from 'sequelize';
 
-import { auditActions } from '../../../lib/audit-log';
+import { auditActions, cliActorId } from '../../../lib/audit-log';
 import { storableText } from '../../../lib/storable-text';
 import type { SiteContext } from '../context';
 import { superAdminPage } from '../route-auth';
@@ -44,7 +44,11 @@ export function auditRoutes(context: SiteContext): ServerRoute[] {
                     title: 'Audit log',
                     family,
                     actions: Object.entries(auditActions).map(([name, label]) => ({ name, label, selected: name === action })),
-                    events: shown.map((event) => ({ ...event.get(), label: auditActions[event.action as keyof typeof auditActions] ?? event.action })),
+                    events: shown.map((event) => ({
+                        ...event.get(),
+                        label: auditActions[event.action as keyof typeof auditActions] ?? event.action,
+                        who: event.actor_id === cliActorId ? 'An operator (CLI)' : event.actor_email
+                    })),
                     older: older && `/admin/audit?${older}`
                 });
             }

@@ -2,6 +2,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
+import { auditCliCommand } from '../../../lib/audit-log';
 import { suspendFamily } from '../../../lib/accounts/families';
 import { createApiKey } from '../../../lib/accounts/api-keys';
 import { allResources, familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
@@ -204,6 +205,17 @@ describe('Super-admin > APIs & Connectors', () => {
 
         const filtered = await admin.get(`/admin/audit?family=${family.familyLongId}&action=api_key.revoke`);
         expect(filtered.payload).to.contain('Nothing recorded for this family.');
+    });
+
+    it('names an operator\'s change with the CLI as such, with the machine account it ran as', async () => {
+
+        const family = await familyWithKey(server);
+        await auditCliCommand(server.app.services.models, { action: 'family.change_plan', familyLongId: family.familyLongId, target: family.familyLongId, detail: 'max plan' });
+
+        const page = await admin.get(`/admin/audit?family=${family.familyLongId}&action=family.change_plan`);
+        expect(page.payload).to.contain('<td dir="auto">An operator (CLI)</td>');
+        expect(page.payload).to.contain('Changed a family&#x27;s plan');
+        expect(page.payload).to.match(/family-records CLI, [^<]+@[^<]+</);
     });
 
     it('answers a NUL character in the audit filter or a suspension reason with a 400, changing nothing', async () => {
