@@ -1,11 +1,13 @@
 import { Op } from 'sequelize';
 
+import { cliActorId } from '../audit-log';
 import { familyLongId } from '../ids';
 import { ServiceError } from '../errors';
 import { hasMoreCharactersThan } from '../text-length';
 import { textLimits } from '../text-limits';
 import type { Family, PlanName } from '../../models/family';
 import { planNames } from '../../models/family';
+import type { Models } from '../../models';
 import type { AccountsContext } from './context';
 
 export async function findFamily(context: AccountsContext, id: string): Promise<Family> {
@@ -104,6 +106,17 @@ export async function suspendFamily(context: AccountsContext, id: string, reason
     }
 
     return { family, changed: updated > 0 };
+}
+
+/** Who suspended a family, for people: an operator with the CLI, or the super-admin's email (the id stored, should the user be gone). */
+export async function suspenderName(models: Models, by: string | null): Promise<string> {
+
+    if (by === cliActorId) {
+        return 'an operator (CLI)';
+    }
+
+    const user = by ? await models.User.findByPk(by) : null;
+    return user?.email ?? by ?? 'nobody recorded';
 }
 
 /** Lifts a suspension; a family not suspended is left as it is (`changed` false). */

@@ -1,6 +1,5 @@
-import { changePlan, createFamily, suspendFamily, unsuspendFamily } from '../accounts/families';
+import { changePlan, createFamily, suspenderName, suspendFamily, unsuspendFamily } from '../accounts/families';
 import { auditCliCommand, cliActorId } from '../audit-log';
-import type { Models } from '../../models';
 import { planNames, type Family } from '../../models/family';
 import { command, commandGroup } from './command';
 import { jsonOption, listed, printResult } from './output';
@@ -31,17 +30,6 @@ export function printFamily(asJson: boolean | undefined, done: string, family: F
         `  plan: ${family.plan}`,
         `  API:  ${family.api_enabled ? `enabled for ${listed(family.api_resources)}` : 'not enabled'}${family.api_suspended_at ? `, suspended (${family.api_suspension_reason})` : ''}`
     ]);
-}
-
-/** Who suspended a family, for people: an operator with the CLI, or the super-admin's email (the id stored, should the user be gone). */
-async function suspenderName(models: Models, by: string | null): Promise<string> {
-
-    if (by === cliActorId) {
-        return 'an operator (CLI)';
-    }
-
-    const user = by ? await models.User.findByPk(by) : null;
-    return user?.email ?? by ?? 'nobody recorded';
 }
 
 /** A suspension left as it was, its time, author and reason, with how to give another reason. */

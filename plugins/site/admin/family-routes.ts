@@ -2,7 +2,7 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Boom from '@hapi/boom';
 import Joi from 'joi';
 
-import { suspendFamily, unsuspendFamily } from '../../../lib/accounts/families';
+import { suspenderName, suspendFamily, unsuspendFamily } from '../../../lib/accounts/families';
 import { audit } from '../../../lib/audit-log';
 import { siteUser } from '../credentials';
 import type { SiteContext } from '../context';
@@ -59,6 +59,7 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
                 apiEnabled: family.api_enabled,
                 resources: family.api_resources,
                 suspendedAt: family.api_suspended_at,
+                suspendedBy: family.api_suspended_at ? await suspenderName(models, family.api_suspended_by) : undefined,
                 suspensionReason: family.api_suspension_reason
             },
             totals: totals.get(family.family_long_id) ?? { last24h: 0, last30d: 0, errors30d: 0 },

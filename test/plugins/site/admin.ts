@@ -135,8 +135,13 @@ describe('Super-admin > APIs & Connectors', () => {
         expect(again.headers.location).to.equal(`/admin/apis/families/${family.familyLongId}?notice=family-already-suspended`);
         const page = await admin.get(again.headers.location as string);
         expect(page.payload).to.contain('API was already suspended: that suspension stands');
-        expect(page.payload).to.contain('Reason shown to the family\'s managers: <bdi>Hammering the API</bdi>');
+        expect(page.payload).to.contain(`by <bdi>${admin.account.email}</bdi>. Reason shown to the family's managers: <bdi>Hammering the API</bdi>`);
         expect(page.payload).to.not.contain('Another reason');
+
+        // A suspension made with the CLI is shown as an operator's.
+        const other = await familyWithKey(server);
+        await suspendFamily(server.app.services.accounts, other.familyLongId, 'From a shell', 'cli');
+        expect((await admin.get(`/admin/apis/families/${other.familyLongId}`)).payload).to.contain('by <bdi>an operator (CLI)</bdi>. Reason');
 
         const stored = await server.app.services.models.Family.findByPk(family.familyLongId);
         expect(stored!.toJSON()).to.include({ api_suspension_reason: 'Hammering the API', api_suspended_by: admin.account.user.id });
