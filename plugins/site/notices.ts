@@ -21,9 +21,16 @@ const notices = {
 
 export type Notice = keyof typeof notices;
 
-export function noticeOf(name: unknown): string | undefined {
+/** Notices of something that did not happen (it had been done already), shown as information, not as a success. */
+const nothingDone: ReadonlySet<Notice> = new Set(['family-already-suspended', 'family-not-suspended']);
 
-    return typeof name === 'string' && Object.hasOwn(notices, name) ? notices[name as Notice] : undefined;
+export function noticeOf(name: unknown): { text: string; kind: 'success' | 'info' } | undefined {
+
+    if (typeof name !== 'string' || !Object.hasOwn(notices, name)) {
+        return undefined;
+    }
+
+    return { text: notices[name as Notice], kind: nothingDone.has(name as Notice) ? 'info' : 'success' };
 }
 
 /** A redirect target with a notice for the page it lands on. */

@@ -116,7 +116,8 @@ describe('Super-admin > APIs & Connectors', () => {
         // A second tab's unsuspend: nothing to lift, said so, not recorded.
         const again = await admin.post(`/admin/apis/families/${family.familyLongId}/unsuspend`);
         expect(again.headers.location).to.equal(`/admin/apis/families/${family.familyLongId}?notice=family-not-suspended`);
-        expect((await admin.get(again.headers.location as string)).payload).to.contain('was not suspended (lifted already?): nothing changed.');
+        expect((await admin.get(again.headers.location as string)).payload).to.contain('<div class="flash flash-info" role="status">The family&#x27;s API was not suspended (lifted already?): nothing changed.');
+        expect((await admin.get(lifted.headers.location as string)).payload).to.contain('<div class="flash flash-success" role="status">The family&#x27;s API is no longer suspended.');
 
         const events = await server.app.services.models.AuditEvent.findAll({ where: { family_long_id: family.familyLongId }, order: [['id', 'ASC']] });
         expect(events.map((event) => event.action).filter((action) => action.startsWith('family.'))).to.equal(['family.suspend', 'family.unsuspend']);
@@ -134,7 +135,7 @@ describe('Super-admin > APIs & Connectors', () => {
         expect(again.statusCode).to.equal(302);
         expect(again.headers.location).to.equal(`/admin/apis/families/${family.familyLongId}?notice=family-already-suspended`);
         const page = await admin.get(again.headers.location as string);
-        expect(page.payload).to.contain('API was already suspended: that suspension stands');
+        expect(page.payload).to.contain('<div class="flash flash-info" role="status">The family&#x27;s API was already suspended: that suspension stands');
         expect(page.payload).to.contain(`by <bdi>${admin.account.email}</bdi>. Reason shown to the family's managers: <bdi>Hammering the API</bdi>`);
         expect(page.payload).to.not.contain('Another reason');
 
