@@ -178,7 +178,7 @@ describe('family-records CLI', () => {
         expect(await runCliJson(['family', 'unsuspend', family.familyLongId], env)).to.equal({ ...lifted, changed: false });
         const told = await runCli(['family', 'unsuspend', family.familyLongId], env);
         expect(told.exitCode).to.equal(0);
-        expect(told.stdout).to.startWith(`Nothing changed: the API was not suspended, of family ${family.familyLongId} "Test family"\n`);
+        expect(told.stdout).to.equal(`Family ${family.familyLongId} "Test family" was not suspended: nothing changed\n`);
     });
 
     it('keeps the first suspension of a family suspended again: exit 0, saying since when, by whom and why, changing nothing', async () => {

@@ -102,7 +102,12 @@ export const familyCommands = commandGroup('family', {
 
                 return outcome;
             });
-            printFamily(values.json, changed ? 'Lifted the suspension of' : 'Nothing changed: the API was not suspended, of', family, { changed });
+            if (changed) {
+                printFamily(values.json, 'Lifted the suspension of', family, { changed });
+            }
+            else {
+                printResult(values.json, { ...familyJson(family), changed }, () => [`Family ${family.family_long_id} "${family.name}" was not suspended: nothing changed`]);
+            }
         }
     }),
     plan: command({
