@@ -12,7 +12,7 @@ const dotsAndSpacesAtEnds = /^[\s.]+|[\s.]+$/gu;
 // saving one opens the device instead of a file.
 const deviceNameOnWindows = /^(?:CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|CONOUT\$) *(?:\.|$)/iu;
 
-/** `.png` of `photo.PNG`; empty without one (`.bashrc` has none: its dots are stripped first). */
+/** `.PNG` of `photo.PNG`; empty without one (`.bashrc` has none: its dots are stripped first). */
 function extensionOf(name: string): string {
 
     const dot = name.lastIndexOf('.');
@@ -22,7 +22,8 @@ function extensionOf(name: string): string {
 /** Shortens to `maxLength` characters and to what file systems take, keeping a short extension. */
 function shorten(name: string, maxLength: number): string {
 
-    const extension = Array.from(extensionOf(name)).length <= 16 ? extensionOf(name) : '';
+    const found = extensionOf(name);
+    const extension = Array.from(found).length <= 16 ? found : '';
     const stem = name.slice(0, name.length - extension.length);
     return cutToFit(stem, maxLength - Array.from(extension).length, fileNameBytes - Buffer.byteLength(extension)) + extension;
 }
