@@ -10,7 +10,7 @@ import { servedDemoFiles } from './helpers/demo-files';
 import { suspendFamily } from '../lib/accounts/families';
 import { familyWithKey } from './helpers/server';
 import { sha256Of } from './plugins/files/fixtures';
-import { cliEnvironment, runCli, runCliJson, runCliWithStdoutClosed, testServerWithCliEnvironment } from './cli/run';
+import { cliEnvironment, runCli, runCliAtTerminal, runCliJson, runCliWithStdoutClosed, testServerWithCliEnvironment } from './cli/run';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -282,6 +282,29 @@ describe('family-records CLI', () => {
         expect(notText.stderr).to.equal('error: standard input is not UTF-8 text: give the password as UTF-8\n');
 
         expect(await server.app.services.models.User.count({ where: { email: `empty-${email}` } })).to.equal(0);
+    });
+
+    it('asks for the password twice at a terminal with --password-stdin, showing none of it, and creates nothing when the two differ', async () => {
+
+        const family = await familyWithKey(server);
+        const email = `typed-${family.familyLongId}@example.com`.toLowerCase();
+        const args = ['user', 'create', '--email', email, '--password-stdin', '--family', family.familyLongId, '--role', 'member'];
+
+        const differing = await runCliAtTerminal(args, env, [{ prompt: 'Password: ', typed: 'correct horse battery\r' }, { prompt: 'Password again: ', typed: 'correct horse batter\r' }]);
+        expect(differing.exitCode).to.equal(1);
+        expect(differing.stdout).to.include('error: the two passwords differ: nothing was created');
+        expect(await server.app.services.models.User.count({ where: { email } })).to.equal(0);
+
+        const interrupted = await runCliAtTerminal(args, env, [{ prompt: 'Password: ', typed: 'correct\u0003' }]);
+        expect(interrupted.exitCode).to.equal(1);
+        expect(interrupted.stdout).to.include('error: no password was typed: nothing was created');
+
+        const typed = await runCliAtTerminal(args, env, [{ prompt: 'Password: ', typed: 'correct horse battery\r' }, { prompt: 'Password again: ', typed: 'correct horse battery\r' }]);
+        expect(typed.exitCode).to.equal(0);
+        expect(typed.stdout).to.include(`Created member ${email}`);
+        expect(typed.stdout).to.not.include('horse');
+        const user = await server.app.services.models.User.findOne({ where: { email } });
+        expect(await Bcrypt.compare('correct horse battery', user!.password_hash)).to.be.true();
     });
 
     it('warns on stderr that a password on the command line is visible to other users, stdout still one JSON object', async () => {

@@ -1,3 +1,5 @@
+import { read } from 'read';
+
 import { createUser } from '../accounts/users';
 import { auditCliCommand } from '../audit-log';
 import type { User } from '../../models/user';
@@ -24,9 +26,36 @@ async function standardInputText(): Promise<string> {
     }
 }
 
+/** A password typed at the terminal, not echoed, twice: a typo would otherwise become the password nobody knows. */
+async function typedPassword(): Promise<string> {
+
+    // On stderr, so that stdout stays one JSON object with --json.
+    const ask = async (prompt: string) => {
+
+        try {
+            return await read({ prompt, silent: true, replace: '', input: process.stdin, output: process.stderr });
+        }
+        finally {
+            process.stderr.write('\n');           // the Enter (or Ctrl-C) that ended it was not shown either
+        }
+    };
+    try {
+        const password = await ask('Password: ');
+        if (await ask('Password again: ') !== password) {
+            throw new CliError('the two passwords differ: nothing was created');
+        }
+
+        return password;
+    }
+    catch (error) {
+        throw error instanceof CliError ? error : new CliError('no password was typed: nothing was created');
+    }
+}
+
 /**
- * The password of --password, or all of standard input with --password-stdin (as `docker login`), one final
- * newline removed: a password on the command line is in `ps` for every user of the machine, and in shell history.
+ * The password of --password, or with --password-stdin (as `docker login`) all of standard input, one final newline
+ * removed, or typed at the terminal when standard input is one: a password on the command line is in `ps` for every
+ * user of the machine, and in shell history.
  */
 async function givenPassword(values: { password?: string; 'password-stdin'?: boolean }): Promise<string> {
 
@@ -35,7 +64,7 @@ async function givenPassword(values: { password?: string; 'password-stdin'?: boo
             throw new UsageError('--password and --password-stdin cannot be used together', usage);
         }
 
-        return (await standardInputText()).replace(/\r?\n$/, '');
+        return process.stdin.isTTY ? typedPassword() : (await standardInputText()).replace(/\r?\n$/, '');
     }
 
     if (values.password === undefined) {
@@ -52,7 +81,7 @@ const roleOf = (user: User) => (user.is_super_admin ? 'super-admin' : user.role)
 export const userCommands = commandGroup('user', {
     create: command({
         usage,
-        description: 'Creates a user of the hosted site. Managers and members belong to a family (--family);\na super-admin operates the service and may have none. Passwords are 10 to 72 characters\n(at most 72 bytes in UTF-8: fewer characters outside ASCII), not all white space.\n--password-stdin reads the password from standard input, all of it but one final newline\n(printf \'%s\' "$PASSWORD" | family-records user create … --password-stdin), so that it is\nneither in the process list, where other users of the machine see --password, nor in shell history.',
+        description: 'Creates a user of the hosted site. Managers and members belong to a family (--family);\na super-admin operates the service and may have none. Passwords are 10 to 72 characters\n(at most 72 bytes in UTF-8: fewer characters outside ASCII), not all white space.\n--password-stdin reads the password from standard input, all of it but one final newline\n(printf \'%s\' "$PASSWORD" | family-records user create … --password-stdin), so that it is\nneither in the process list, where other users of the machine see --password, nor in shell history;\nat a terminal, it asks for the password twice without showing it.',
         options: { email: { type: 'string' }, password: { type: 'string' }, 'password-stdin': { type: 'boolean' }, family: { type: 'string' }, role: { type: 'string' }, ...jsonOption },
         required: ['email', 'role'],
         async run({ values }) {

@@ -103,3 +103,39 @@ export async function runCliJson(args: string[], env: NodeJS.ProcessEnv): Promis
 
     return JSON.parse(outcome.stdout);
 }
+
+const shellQuoted = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs the real CLI with a terminal for its standard input and output (util-linux `script` gives it a pseudo-terminal),
+ * typing each answer once the prompt before it has shown. What the terminal showed comes back as `stdout`.
+ */
+export function runCliAtTerminal(args: string[], env: NodeJS.ProcessEnv, answers: { prompt: string; typed: string }[]): Promise<CliOutcome> {
+
+    return new Promise((resolve, reject) => {
+
+        const command = [process.execPath, cliScript, ...args].map(shellQuoted).join(' ');
+        const child = ChildProcess.spawn('script', ['--quiet', '--flush', '--return', '--command', command, '/dev/null'], { cwd: projectRoot, env });
+        const pending = [...answers];
+        let shown = '';
+        let answeredUpTo = 0;
+        let stderr = '';
+        const timer = setTimeout(() => child.kill(), 60_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+
+            shown += chunk.toString();
+            const prompted = pending.length > 0 ? shown.indexOf(pending[0].prompt, answeredUpTo) : -1;
+            if (prompted >= 0) {
+                answeredUpTo = prompted + pending[0].prompt.length;
+                child.stdin.write(pending.shift()!.typed);
+            }
+        });
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on('error', reject);
+        child.on('close', (exitCode) => {
+
+            clearTimeout(timer);
+            resolve({ exitCode, stdout: shown, stderr });
+        });
+    });
+}
