@@ -5,7 +5,7 @@ import { apiCredentials } from '../../gateway/scopes';
 import { storableText } from '../../lib/storable-text';
 import { stringOfAtMost } from '../../lib/text-length';
 import type { ResourceDeclaration } from '../../models/resources';
-import { decodeCanonicalBase64, decodedLength } from './base64';
+import { decodeCanonicalBase64, decodedLength, isPaddedBase64 } from './base64';
 import type { FilesContext } from './context';
 import { assertUploadSize } from './quota';
 import { storeFile } from './store-file';
@@ -24,7 +24,7 @@ const mediaType = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(?:;.*)?$/;
 export function uploadPayloadSchema(metadata: Joi.ObjectSchema): Joi.ObjectSchema {
 
     return metadata.keys({
-        file_base64: Joi.string().base64({ paddingRequired: true, urlSafe: false }).required()
+        file_base64: Joi.string().custom((value: string, helpers) => (isPaddedBase64(value) ? value : helpers.error('string.base64'))).required()
             .description('The file, base64-encoded (RFC 4648: standard alphabet, padded, no line breaks).')
             .messages({
                 'string.empty': '{{#label}} is empty: an upload needs a file of at least one byte',
