@@ -253,7 +253,7 @@ async function registerPlugins(server: Server, services: Services, master: Buffe
         { plugin: healthPlugin, options: { sequelize, redis } },
         // Before records: the records routes accept the export formats the formats plugin offers.
         { plugin: formatsPlugin, options: { log, pdfFallbackFonts: config.pdfFallbackFonts } },
-        { plugin: recordsPlugin, options: { models, transaction, changeBus, publicBaseUrl: config.publicBaseUrl } },
+        { plugin: recordsPlugin, options: { models, transaction, changeBus, publicBaseUrl: config.publicBaseUrl, policyStore, log } },
         // After records: it adds the upload routes and extends records' serialisation and deletion.
         {
             plugin: filesPlugin,

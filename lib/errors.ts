@@ -5,7 +5,7 @@ export type ErrorCode =
     | 'invalid_key' | 'api_not_enabled' | 'plan_not_eligible' | 'family_suspended'
     | 'resource_scope' | 'operation_scope' | 'not_found' | 'invalid_request'
     | 'too_large' | 'unsupported_media_type' | 'rate_limited'
-    | 'quota_exceeded' | 'invalid_signature' | 'url_expired' | 'range_not_satisfiable'
+    | 'quota_exceeded' | 'invalid_signature' | 'url_expired' | 'range_not_satisfiable' | 'precondition_failed' | 'idempotency_key_reused'
     | 'unauthorized' | 'forbidden' | 'conflict' | 'method_not_allowed' | 'internal_error';
 
 /** A Boom error carrying a stable `code` in its payload. */
@@ -36,6 +36,7 @@ const codeByStatus: Record<number, ErrorCode> = {
     404: 'not_found',
     405: 'method_not_allowed',
     409: 'conflict',
+    412: 'precondition_failed',
     413: 'too_large',
     415: 'unsupported_media_type',
     416: 'range_not_satisfiable',

@@ -4,6 +4,7 @@ import { ApiKey } from './api-key';
 import { AuditEvent } from './audit-event';
 import { ChangeEvent } from './change-event';
 import { Family } from './family';
+import { IdempotencyKey } from './idempotency-key';
 import { defineResourceModel, type ResourceModel } from './resource-record';
 import { resources, resourceNames, type ResourceName } from './resources';
 import { ServiceSetting } from './service-setting';
@@ -20,6 +21,7 @@ export interface Models {
     User: typeof User;
     ApiKey: typeof ApiKey;
     ChangeEvent: typeof ChangeEvent;
+    IdempotencyKey: typeof IdempotencyKey;
     ServiceSetting: typeof ServiceSetting;
     SiteSession: typeof SiteSession;
     SiteFormToken: typeof SiteFormToken;
@@ -44,6 +46,7 @@ export function defineModels(sequelize: Sequelize): Models {
         User: User.define(sequelize),
         ApiKey: ApiKey.define(sequelize),
         ChangeEvent: ChangeEvent.define(sequelize),
+        IdempotencyKey: IdempotencyKey.define(sequelize),
         ServiceSetting: ServiceSetting.define(sequelize),
         SiteSession: SiteSession.define(sequelize),
         SiteFormToken: SiteFormToken.define(sequelize),
@@ -56,5 +59,5 @@ export function defineModels(sequelize: Sequelize): Models {
     };
 }
 
-export { ApiKey, AuditEvent, ChangeEvent, Family, ServiceSetting, SiteFormToken, SiteSession, UsageCounter, User, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
+export { ApiKey, AuditEvent, ChangeEvent, Family, IdempotencyKey, ServiceSetting, SiteFormToken, SiteSession, UsageCounter, User, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export type { ResourceModel };

@@ -3,12 +3,12 @@ import Path from 'path';
 import { planNames } from '../../models/family';
 import { resourceNames, resources } from '../../models/resources';
 import { readDataFile } from './data-file';
-import { filesSchema, gatewaySchema, plansSchema, rateLimitsSchema, scopesSchema, siteSchema, streamSchema, usageSchema, webhooksSchema } from './schemas';
-import type { FilesContext, FilesDocument, GatewayContext, GatewayDocument, PlansContext, PlansDocument, RateLimitsDocument, ScopesDocument, SiteDocument, StreamDocument, UsageDocument, WebhooksDocument } from './schemas';
+import { filesSchema, gatewaySchema, plansSchema, rateLimitsSchema, recordsSchema, scopesSchema, siteSchema, streamSchema, usageSchema, webhooksSchema } from './schemas';
+import type { FilesContext, FilesDocument, GatewayContext, GatewayDocument, PlansContext, PlansDocument, RateLimitsDocument, RecordsDocument, ScopesDocument, SiteDocument, StreamDocument, UsageDocument, WebhooksDocument } from './schemas';
 import type { GatewayConfig, Policies } from './types';
 
 /** The files loadPolicies() reads from the policies directory. */
-export const POLICY_FILE_NAMES: readonly string[] = ['plans.yaml', 'scopes.yaml', 'rate-limits.yaml', 'files.yaml', 'usage.yaml', 'site.yaml', 'webhooks.yaml', 'stream.yaml'];
+export const POLICY_FILE_NAMES: readonly string[] = ['plans.yaml', 'scopes.yaml', 'rate-limits.yaml', 'files.yaml', 'usage.yaml', 'records.yaml', 'site.yaml', 'webhooks.yaml', 'stream.yaml'];
 
 /**
  * Loads and validates the policy files in `dir`. Throws a PolicyError naming file, path and problem;
@@ -23,6 +23,7 @@ export function loadPolicies(dir: string): Policies {
     const filesContext: FilesContext = { fileResourceNames: resourceNames.filter((name) => resources[name].storesFile) };
     const files = readDataFile<FilesDocument>(Path.join(dir, 'files.yaml'), filesSchema, filesContext);
     const usage = readDataFile<UsageDocument>(Path.join(dir, 'usage.yaml'), usageSchema);
+    const records = readDataFile<RecordsDocument>(Path.join(dir, 'records.yaml'), recordsSchema);
     const site = readDataFile<SiteDocument>(Path.join(dir, 'site.yaml'), siteSchema);
     const webhooks = readDataFile<WebhooksDocument>(Path.join(dir, 'webhooks.yaml'), webhooksSchema);
     const stream = readDataFile<StreamDocument>(Path.join(dir, 'stream.yaml'), streamSchema);
@@ -32,6 +33,7 @@ export function loadPolicies(dir: string): Policies {
         scopes,
         files,
         usage,
+        records,
         site,
         webhooks,
         stream,

@@ -3,7 +3,7 @@ import IpAddr from 'ipaddr.js';
 import Cron from 'node-cron';
 
 import { authSchemeNames } from '../auth-scheme-names';
-import type { FileSignature, FilesPolicy, GatewayConfig, PlanPolicy, RateLimitPreset, ScopesPolicy, SitePolicy, StreamPolicy, UsagePolicy, WebhooksPolicy } from './types';
+import type { FileSignature, FilesPolicy, GatewayConfig, PlanPolicy, RateLimitPreset, RecordsPolicy, ScopesPolicy, SitePolicy, StreamPolicy, UsagePolicy, WebhooksPolicy } from './types';
 
 /*
  * The shape of each data file, and the names it may refer to. Unknown keys are errors (joi's
@@ -20,6 +20,7 @@ export interface PlansDocument { plans: PlanPolicy[] }
 export type ScopesDocument = ScopesPolicy;
 export type FilesDocument = FilesPolicy;
 export type UsageDocument = UsagePolicy;
+export type RecordsDocument = RecordsPolicy;
 export type SiteDocument = SitePolicy;
 export type WebhooksDocument = WebhooksPolicy;
 export type StreamDocument = StreamPolicy;
@@ -179,6 +180,12 @@ export const usageSchema = Joi.object({
     // The usage pages show 30 days.
     retention_days: Joi.number().integer().min(30).required(),
     cleanup_schedule: cronExpression.required()
+});
+
+export const recordsSchema = Joi.object({
+    idempotency_keys: Joi.object({
+        cleanup_schedule: cronExpression.required()
+    }).required()
 });
 
 export const siteSchema = Joi.object({

@@ -100,6 +100,14 @@ export interface UsagePolicy {
     cleanup_schedule: string;
 }
 
+/** policies/records.yaml: the records API's periodic upkeep. */
+export interface RecordsPolicy {
+    idempotency_keys: {
+        /** A cron expression: when the answers to creates past their 24 hours are deleted. */
+        cleanup_schedule: string;
+    };
+}
+
 /** policies/site.yaml: sign-in throttling and session lifetimes of the hosted site. */
 export interface SitePolicy {
     sign_in_throttle: {
@@ -165,6 +173,7 @@ export interface Policies {
     scopes: ScopesPolicy;
     files: FilesPolicy;
     usage: UsagePolicy;
+    records: RecordsPolicy;
     site: SitePolicy;
     webhooks: WebhooksPolicy;
     stream: StreamPolicy;

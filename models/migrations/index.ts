@@ -7,6 +7,7 @@ import * as searchText from './0006-search-text';
 import * as manualAttempts from './0007-manual-attempts';
 import * as siteFormTokens from './0008-site-form-tokens';
 import * as totpLastStep from './0009-totp-last-step';
+import * as idempotencyKeys from './0010-idempotency-keys';
 
 /** Every migration, in order. Registered explicitly: no file-name magic. */
 export const migrations = [
@@ -18,5 +19,6 @@ export const migrations = [
     { name: '0006-search-text', ...searchText },
     { name: '0007-manual-attempts', ...manualAttempts },
     { name: '0008-site-form-tokens', ...siteFormTokens },
-    { name: '0009-totp-last-step', ...totpLastStep }
+    { name: '0009-totp-last-step', ...totpLastStep },
+    { name: '0010-idempotency-keys', ...idempotencyKeys }
 ];

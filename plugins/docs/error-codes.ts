@@ -21,6 +21,8 @@ export const errorCodes: Readonly<Record<ErrorCode, { status: number; when: stri
     invalid_signature: { status: 403, when: 'A signed file URL was altered.' },
     url_expired: { status: 403, when: 'A signed file URL is past its expiry: ask the API for a fresh one.' },
     range_not_satisfiable: { status: 416, when: 'The Range asks for no byte of the file (with Content-Range: bytes */<size>).' },
+    precondition_failed: { status: 412, when: 'If-Match does not name the record\'s current ETag, or it changed after If-Unmodified-Since: someone changed it since you read it, and nothing was written. Read it again and reapply your change.' },
+    idempotency_key_reused: { status: 422, when: 'The Idempotency-Key was used by this API key for another request (another path or body) in the last 24 hours.' },
     unauthorized: { status: 401, when: 'Hosted site: not signed in.' },
     forbidden: { status: 403, when: 'Hosted site: signed in without the role.' },
     conflict: { status: 409, when: 'The change conflicts with the current state.' },

@@ -4,6 +4,7 @@ import type { ErrorCode } from '../../lib/errors';
 import { errorCodes, policyErrors } from './error-codes';
 import { countsRequests, headerRefs, rateLimitHeaderNames, type HeaderName } from './headers';
 import type { JsonSchema, ResponseObject } from './openapi-types';
+import { requestHeaders } from './request-headers';
 import type { RouteFacts } from './route-facts';
 import { authSchemeOf } from './security';
 import { inWords } from './words';
@@ -24,7 +25,7 @@ interface RouteError {
 /**
  * The codes a route can answer, in the order they can arise: its auth scheme's, its gateway
  * chain's policy by policy (gateway.yaml order: a policy before the rate limit refuses a
- * request it has not counted), then what its validation, path and body add, and what it declares.
+ * request it has not counted), then what its validation, path, body and request headers add, and what it declares.
  */
 function routeErrors(facts: RouteFacts): RouteError[] {
 
@@ -62,6 +63,7 @@ function routeErrors(facts: RouteFacts): RouteError[] {
         answer(['too_large', 'unsupported_media_type']);
     }
 
+    answer(facts.headers.flatMap((name) => requestHeaders[name].errors));
     answer(facts.route.settings.plugins?.docs?.errors ?? []);
     return [...errors.values()];
 }

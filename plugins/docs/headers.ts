@@ -16,6 +16,8 @@ export const responseHeaders = {
     'WWW-Authenticate': { description: '`Bearer realm="family-records"`: send an API key.', required: true, schema: text },
     'Link': { description: '`<url>; rel="next"` when there is a next page: the same query with its cursor.', schema: text },
     'Location': { description: 'The URL of the created record.', required: true, schema: text },
+    'ETag': { description: 'The record\'s revision as a strong entity tag, `"4"`: the same as `"` + `revision` + `"` of a list or a webhook. Send it in If-Match to change or delete the record only if nobody has changed it since, or in If-None-Match to read it only when it has changed. It names the revision, not the bytes: a gallery item\'s signed links change with time while its revision does not.', required: true, schema: text },
+    'Idempotent-Replayed': { description: '`true` when the answer is the stored one of an earlier create with the same `Idempotency-Key`: nothing was created this time.', schema: text },
     'Content-Disposition': { description: 'For exports (a `format` other than json): `attachment` (`inline` for HTML) with a file name naming the family, the resource and the date.', schema: text },
     'Content-Range': { description: 'A range\'s bytes and the file\'s size, `bytes 0-9/1000`; `bytes */1000` when no byte was in the range.', required: true, schema: text }
 } as const satisfies Record<string, HeaderObject>;

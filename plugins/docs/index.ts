@@ -97,7 +97,7 @@ export const docsPlugin: Plugin<DocsOptions> = {
         const serve = (pick: (generated: NonNullable<typeof reference>) => Served) => (request: Request, h: ResponseToolkit) => {
 
             const { body, type, etag } = pick(reference!);
-            return unmodified(request, h, etag) ?? h.response(body).type(type);
+            return unmodified(request, h, { etag }) ?? h.response(body).type(type);
         };
 
         const cache = { privacy: 'public', expiresIn: cacheSeconds * 1000 } as const;

@@ -17,7 +17,7 @@ export interface HeaderObject {
 
 export interface ParameterObject {
     name: string;
-    in: 'path' | 'query';
+    in: 'path' | 'query' | 'header';
     required: boolean;
     description?: string;
     schema: JsonSchema;

@@ -3,6 +3,7 @@ import { parameterOperations } from '../../gateway/scopes';
 import { errorResponses } from './error-responses';
 import type { NamedSchema } from './json-schema';
 import type { OperationObject, ParameterObject, RequestBodyObject } from './openapi-types';
+import { headerParameter } from './request-headers';
 import type { RouteFacts } from './route-facts';
 import { successResponses } from './success-responses';
 
@@ -76,7 +77,7 @@ export function operationOf(facts: RouteFacts, scopes: ScopesPolicy): OperationO
         ...(facts.notes ? { description: facts.notes } : {}),
         tags: facts.tags,
         security: facts.securedBy ? [{ [facts.securedBy.name]: [] }] : [],
-        parameters: [...facts.params.map(pathParameter), ...facts.query.map((parameter) => queryParameter(parameter, scopes))],
+        parameters: [...facts.params.map(pathParameter), ...facts.query.map((parameter) => queryParameter(parameter, scopes)), ...facts.headers.map(headerParameter)],
         ...(facts.body ? { requestBody: requestBody(facts.body) } : {}),
         responses: { ...successResponses(facts, scopes.aggregate_resource), ...errorResponses(facts) },
         ...(facts.gateway ? { 'x-resource': facts.gateway.resource, 'x-required-operations': [facts.gateway.operation] } : {})

@@ -5,6 +5,7 @@ import type { RouteGroup } from '../../gateway/policies/types';
 import type { GatewayRouteMetadata } from '../../gateway/route-metadata';
 import { jsonSchemaOf, keysOf, presenceOf, type NamedSchema } from './json-schema';
 import type { JsonSchema } from './openapi-types';
+import type { RequestHeaderName } from './request-headers';
 
 /** What the reference needs to know about one route, read from its hapi settings. */
 export interface RouteFacts {
@@ -23,6 +24,8 @@ export interface RouteFacts {
     validated: boolean;
     params: NamedSchema[];
     query: NamedSchema[];
+    /** The request headers the route declares its handler reads (plugins.docs.headers). */
+    headers: readonly RequestHeaderName[];
     body?: { schema: JsonSchema; required: boolean; mediaTypes: string[]; maxBytes?: number };
     /** The values the `format` query parameter takes; empty when it has none. */
     formats: string[];
@@ -90,6 +93,7 @@ export function routeFacts(route: RequestRoute, group: RouteGroup | undefined): 
         validated: Boolean(validate.params || validate.query || validate.payload),
         params: pathParameters(route, where),
         query,
+        headers: settings.plugins?.docs?.headers ?? [],
         body: requestBody(route),
         formats: (format?.schema.enum as string[] | undefined) ?? [],
         route

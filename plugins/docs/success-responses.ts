@@ -102,9 +102,12 @@ const deletedSchema = dataOf({ type: 'object', required: ['id', 'deleted'], prop
 
 const shapes: Record<Shape, (facts: RouteFacts, name: ResourceName) => Record<string, ResponseObject>> = {
     list: (facts, name) => ({ 200: response(`A page of ${name}, in the requested format.`, formatsContent(facts, listSchema(name)), listHeaders(facts)) }),
-    read: (_facts, name) => ({ 200: response(`The ${resources[name].singular}.`, json(dataOf(recordSchemaRef(name)))) }),
-    create: (_facts, name) => ({ 201: response(`The created ${resources[name].singular}.`, json(dataOf(recordSchemaRef(name))), ['Location']) }),
-    update: (_facts, name) => ({ 200: response(`The ${resources[name].singular} as changed.`, json(dataOf(recordSchemaRef(name)))) }),
+    read: (_facts, name) => ({
+        200: response(`The ${resources[name].singular}.`, json(dataOf(recordSchemaRef(name))), ['ETag']),
+        304: { description: `If-None-Match named the ${resources[name].singular}'s ETag, or was \`*\`: your copy is current (no body).`, headers: headerRefs(['ETag']) }
+    }),
+    create: (_facts, name) => ({ 201: response(`The created ${resources[name].singular}.`, json(dataOf(recordSchemaRef(name))), ['Location', 'ETag', 'Idempotent-Replayed']) }),
+    update: (_facts, name) => ({ 200: response(`The ${resources[name].singular} as changed.`, json(dataOf(recordSchemaRef(name))), ['ETag']) }),
     delete: () => ({ 200: response('Deleted; records that referred to it lose the reference.', json(deletedSchema)) })
 };
 

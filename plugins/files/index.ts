@@ -62,6 +62,7 @@ const uploadErrorTexts = {
 
 function uploadRoutes(context: FilesContext): ServerRoute[] {
 
+    const { idempotentCreateDocs } = context.records;
     return fileResourceNames.map((name) => ({
         method: 'POST',
         path: `/api/v1/${name}`,
@@ -69,7 +70,7 @@ function uploadRoutes(context: FilesContext): ServerRoute[] {
         options: {
             id: uploadRouteId(name),
             auth: group,
-            plugins: { gateway: { resource: name, operation: 'create' }, docs: { errors: ['quota_exceeded'], errorTexts: uploadErrorTexts } },
+            plugins: { gateway: { resource: name, operation: 'create' }, docs: { ...idempotentCreateDocs, errors: ['quota_exceeded'], errorTexts: uploadErrorTexts } },
             tags: ['api', name],
             description: `Upload a ${resources[name].singular}: the file (base64) and its fields`,
             payload: { parse: true, allow: 'application/json', maxBytes: maxUploadBodyBytes(context), timeout: UPLOAD_TIMEOUT_MS },

@@ -1,6 +1,7 @@
 import type { ResourceDeclaration } from '../../models/resources';
 import { maxCharactersOf } from '../../models/resources';
 import type { ResourceRecord } from '../../models/resource-record';
+import type { CreateOptions } from '../records/writes';
 import { holdBlob, releaseBlob } from './blobs';
 import type { FilesContext } from './context';
 import { sanitizeFileName } from './file-name';
@@ -27,8 +28,9 @@ export interface FileOwner {
  * Stores a file and creates its record with its change event: the plan's size limit and the
  * type (by content) checked, the storage quota checked in the record's transaction, the blob
  * held for it. What an upload does once its body is decoded, and how the demo family gets its files.
+ * `afterCreate` runs last in the record's transaction (an upload's `Idempotency-Key` stores its answer).
  */
-export async function storeFile(context: FilesContext, owner: FileOwner, resource: ResourceDeclaration, file: FileToStore): Promise<ResourceRecord> {
+export async function storeFile(context: FilesContext, owner: FileOwner, resource: ResourceDeclaration, file: FileToStore, { afterCreate }: Pick<CreateOptions, 'afterCreate'> = {}): Promise<ResourceRecord> {
 
     const { familyLongId } = owner;
     const policies = context.policies();
@@ -56,7 +58,8 @@ export async function storeFile(context: FilesContext, owner: FileOwner, resourc
                 await lockFamilyStorage(context.models, familyLongId, transaction);
                 assertWithinQuota(plan, await storageUsed(context.models, familyLongId, transaction), blob.size);
                 await holdBlob(context, blob, data, transaction);
-            }
+            },
+            afterCreate
         });
     }
     catch (error) {

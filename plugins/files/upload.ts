@@ -38,7 +38,7 @@ export function uploadPayloadSchema(metadata: Joi.ObjectSchema): Joi.ObjectSchem
 
 /**
  * `POST /api/v1/gallery|documents`: decodes the file (its size checked first, against the
- * plan's limit), then stores it and creates its record (store-file.ts).
+ * plan's limit), then stores it and creates its record (store-file.ts), once per `Idempotency-Key`.
  */
 export function uploadHandler(resource: ResourceDeclaration, context: FilesContext) {
 
@@ -50,10 +50,12 @@ export function uploadHandler(resource: ResourceDeclaration, context: FilesConte
         // Before decoding: a file over the limit is refused without the work of decoding it.
         assertUploadSize(context.policies().plans.get(owner.plan)!, decodedLength(encoded));
         const data = decodeCanonicalBase64(encoded, 'file_base64');
-        const record = await storeFile(context, owner, resource, { data, originalName, declaredType, metadata });
-
-        return h.response({ data: context.records.serialize(resource, record) })
-            .code(201)
-            .header('Location', `${context.publicBaseUrl}/api/v1/${resource.name}/${encodeURIComponent(record.id)}`);
+        return context.records.createOnce(request, h, {
+            create: (createOptions) => storeFile(context, owner, resource, { data, originalName, declaredType, metadata }, createOptions),
+            answerOf: (record) => ({
+                body: JSON.stringify({ data: context.records.serialize(resource, record) }),
+                location: `${context.publicBaseUrl}/api/v1/${resource.name}/${encodeURIComponent(record.id)}`
+            })
+        });
     };
 }

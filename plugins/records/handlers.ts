@@ -1,5 +1,8 @@
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 
+import { revisionEntity, withRevisionTag } from '../../lib/entity-tags';
+import { preconditionsOf } from '../../lib/preconditions';
+import { unmodified } from '../../lib/unmodified';
 import { resourceNames, resources, type ResourceDeclaration } from '../../models/resources';
 import { apiCredentials, effectiveResources } from '../../gateway/scopes';
 import { decodeCursor, encodeCursor } from './cursor';
@@ -10,6 +13,7 @@ import { recordNotFound } from './record-ids';
 import { recordLinesReader } from './record-lines';
 import { filtersOf } from './schemas';
 import type { RecordExtensions } from './extensions';
+import { createOnce } from './idempotency';
 import { serializeRecord } from './serialize';
 import { createRecord, deleteRecord, updateRecord, type WriteContext } from './writes';
 import type { RecordsContext } from '.';
@@ -95,31 +99,33 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
             return response;
         },
 
-        async read(request: Request) {
+        async read(request: Request, h: ResponseToolkit) {
 
             const record = await model.findOne({ where: { id: request.params.id, family_long_id: apiCredentials(request).family.familyLongId } });
             if (!record) {
                 throw recordNotFound(resource, request.params.id as string);
             }
 
-            return { data: serializeRecord(resource, record, options.extensions) };
+            return unmodified(request, h, revisionEntity(record.revision)) ?? { data: serializeRecord(resource, record, options.extensions) };
         },
 
-        async create(request: Request, h: ResponseToolkit) {
+        create(request: Request, h: ResponseToolkit) {
 
-            const record = await createRecord(writeContext(request), resource, request.payload as Record<string, unknown>);
-            return h.response({ data: serializeRecord(resource, record, options.extensions) }).code(201).header('Location', recordUrl(record.id));
+            return createOnce(options.models, request, h, {
+                create: (createOptions) => createRecord(writeContext(request), resource, request.payload as Record<string, unknown>, createOptions),
+                answerOf: (record) => ({ body: JSON.stringify({ data: serializeRecord(resource, record, options.extensions) }), location: recordUrl(record.id) })
+            });
         },
 
-        async update(request: Request) {
+        async update(request: Request, h: ResponseToolkit) {
 
-            const record = await updateRecord(writeContext(request), resource, request.params.id as string, request.payload as Record<string, unknown>);
-            return { data: serializeRecord(resource, record, options.extensions) };
+            const record = await updateRecord(writeContext(request), resource, request.params.id as string, request.payload as Record<string, unknown>, preconditionsOf(request));
+            return withRevisionTag(h.response({ data: serializeRecord(resource, record, options.extensions) }), record.revision);
         },
 
         async remove(request: Request) {
 
-            const deleted = await deleteRecord(writeContext(request), resource, request.params.id as string);
+            const deleted = await deleteRecord(writeContext(request), resource, request.params.id as string, preconditionsOf(request));
             await options.extensions.afterDelete(resource.name, deleted);
             return { data: { id: request.params.id, deleted: true } };
         }

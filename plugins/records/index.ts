@@ -1,12 +1,15 @@
-import type { Plugin, ServerRoute } from '@hapi/hapi';
+import type { Plugin, PluginSpecificConfiguration, Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
+import type { PolicyStore } from '../../gateway/policies/policy-store';
 import type { ChangeBus } from '../../lib/change-bus';
+import type { Log } from '../../lib/logger';
 import type { Models } from '../../models';
 import type { ResourceRecord } from '../../models/resource-record';
 import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
 import { RecordExtensions, type RecordExtension } from './extensions';
 import { aggregateHandler, resourceHandlers } from './handlers';
+import { createOnce, idempotencyKeysCleanup, idempotentCreateDocs, type Creation } from './idempotency';
 import { listReader, type ListReader } from './list-readers';
 import { recordIdValidation } from './record-ids';
 import { aggregateQuerySchema, createPayloadSchema, listQuerySchema, updatePayloadSchema } from './schemas';
@@ -18,6 +21,9 @@ export interface RecordsOptions {
     transaction: RunInTransaction;
     changeBus: ChangeBus;
     publicBaseUrl: string;
+    /** The schedule of the idempotency keys' cleanup (policies/records.yaml). */
+    policyStore: PolicyStore;
+    log: Log;
 }
 
 /** The options, plus what other plugins added through `extend()` and the list reader: what the handlers work with. */
@@ -38,6 +44,10 @@ export interface RecordsApi {
     createRecord(familyLongId: string, resource: ResourceDeclaration, values: Record<string, unknown>, options?: CreateOptions): Promise<ResourceRecord>;
     /** A record as the JSON API shows it, extensions included. */
     serialize(resource: ResourceDeclaration, record: ResourceRecord): SerializedRecord;
+    /** Answers a create route's request once per `Idempotency-Key`, replaying that answer to a retry (idempotency.ts). */
+    createOnce(request: Request, h: ResponseToolkit, creation: Creation): Promise<ResponseObject>;
+    /** What the API reference says of a create route's `Idempotency-Key`: the header, and its 422. */
+    idempotentCreateDocs: NonNullable<PluginSpecificConfiguration['docs']>;
 }
 
 declare module '@hapi/hapi' {
@@ -64,18 +74,20 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsCont
     const resource = resources[name];
     const handlers = resourceHandlers(resource, options);
     const base = `/api/v1/${name}`;
-    const declare = (operation: string) => ({ auth: group, plugins: { gateway: { resource: name, operation } }, tags: ['api', name] });
+    // `docs`: what the API reference cannot tell from the route itself, the conditional request headers its handler answers.
+    const declare = (operation: string, docs?: PluginSpecificConfiguration['docs']) => ({ auth: group, plugins: { gateway: { resource: name, operation }, ...(docs ? { docs } : {}) }, tags: ['api', name] });
+    const writePreconditions = { headers: ['If-Match', 'If-Unmodified-Since'] } as const;
     const oneRecord = recordIdValidation(resource);
 
     const routes: ServerRoute[] = [
         { method: 'GET', path: base, handler: handlers.list, options: { ...declare('read'), description: `List ${name}`, compression: listCompression, validate: { query: listQuerySchema(resource, listFormats(resource)) } } },
-        { method: 'GET', path: `${base}/{id}`, handler: handlers.read, options: { ...declare('read'), description: `Read one ${resource.singular}`, validate: { ...oneRecord, query: Joi.object({}) } } },
-        { method: 'PATCH', path: `${base}/{id}`, handler: handlers.update, options: { ...declare('update'), description: `Update a ${resource.singular}`, payload: jsonBody, validate: { ...oneRecord, query: Joi.object({}), payload: updatePayloadSchema(resource).prefs({ convert: false }) } } },
-        { method: 'DELETE', path: `${base}/{id}`, handler: handlers.remove, options: { ...declare('delete'), description: `Delete a ${resource.singular}`, validate: { ...oneRecord, query: Joi.object({}) } } }
+        { method: 'GET', path: `${base}/{id}`, handler: handlers.read, options: { ...declare('read', { headers: ['If-None-Match'] }), description: `Read one ${resource.singular}`, validate: { ...oneRecord, query: Joi.object({}) } } },
+        { method: 'PATCH', path: `${base}/{id}`, handler: handlers.update, options: { ...declare('update', writePreconditions), description: `Update a ${resource.singular}`, payload: jsonBody, validate: { ...oneRecord, query: Joi.object({}), payload: updatePayloadSchema(resource).prefs({ convert: false }) } } },
+        { method: 'DELETE', path: `${base}/{id}`, handler: handlers.remove, options: { ...declare('delete', writePreconditions), description: `Delete a ${resource.singular}`, validate: { ...oneRecord, query: Joi.object({}) } } }
     ];
 
     if (resource.creatable) {
-        routes.push({ method: 'POST', path: base, handler: handlers.create, options: { ...declare('create'), description: `Create a ${resource.singular}`, payload: jsonBody, validate: { query: Joi.object({}), payload: createPayloadSchema(resource).prefs({ convert: false }) } } });
+        routes.push({ method: 'POST', path: base, handler: handlers.create, options: { ...declare('create', idempotentCreateDocs), description: `Create a ${resource.singular}`, payload: jsonBody, validate: { query: Joi.object({}), payload: createPayloadSchema(resource).prefs({ convert: false }) } } });
     }
 
     return routes;
@@ -97,6 +109,10 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
         const options: RecordsContext = { ...registered, extensions: new RecordExtensions(), lists: listReader(registered.models.Family.sequelize!) };
         // Added before the deployment's own onPostStop, which closes the database: hapi runs them in that order.
         server.ext('onPostStop', () => options.lists.close());
+        // Only while the server runs (not in the CLI); stopped before the database closes.
+        const cleanup = idempotencyKeysCleanup(registered.models, registered.policyStore, registered.log);
+        server.ext('onPostStart', () => cleanup.start());
+        server.ext('onPreStop', () => cleanup.stop());
         for (const name of resourceNames) {
             server.route(resourceRoutes(name, options, listFormats));
         }
@@ -113,7 +129,9 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
             recordIdValidation,
             createPayloadSchema,
             createRecord: (familyLongId, resource, values, createOptions) => createRecord({ models: options.models, transaction: options.transaction, changeBus: options.changeBus, familyLongId }, resource, values, createOptions),
-            serialize: (resource, record) => serializeRecord(resource, record, options.extensions)
+            serialize: (resource, record) => serializeRecord(resource, record, options.extensions),
+            createOnce: (request, h, creation) => createOnce(options.models, request, h, creation),
+            idempotentCreateDocs
         };
         server.expose(api);
     }

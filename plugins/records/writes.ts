@@ -1,8 +1,10 @@
 import { Op, type Transaction } from 'sequelize';
 
 import { openFamilyChangeLog, type ChangeBus, type FamilyChangeLog } from '../../lib/change-bus';
+import { revisionEntity } from '../../lib/entity-tags';
 import { apiError } from '../../lib/errors';
 import { recordId } from '../../lib/ids';
+import { assertPreconditions, type Preconditions } from '../../lib/preconditions';
 import type { Models } from '../../models';
 import type { ResourceRecord } from '../../models/resource-record';
 import { resourceNames, resources, type ResourceDeclaration } from '../../models/resources';
@@ -48,21 +50,38 @@ async function assertValidReferences(context: WriteContext, resource: ResourceDe
     }
 }
 
-function findOwnRecord(context: WriteContext, resource: ResourceDeclaration, id: string, transaction: Transaction): Promise<ResourceRecord | null> {
+/**
+ * The family's record, locked for the rest of the transaction, once the request's preconditions hold
+ * of it (If-Match, If-Unmodified-Since): checked on the locked row, so that of two writes sent with the
+ * same If-Match the second sees the first one's revision and changes nothing.
+ */
+async function findOwnRecord(context: WriteContext, resource: ResourceDeclaration, id: string, transaction: Transaction, preconditions: Preconditions): Promise<ResourceRecord> {
 
-    return context.models.records[resource.name].findOne({
+    const record = await context.models.records[resource.name].findOne({
         where: { id, family_long_id: context.familyLongId },
         transaction,
         lock: transaction.LOCK.UPDATE
     });
+    if (!record) {
+        throw recordNotFound(resource, id);
+    }
+
+    const advice = `the ${resource.singular} ${id} is at revision ${record.revision} now. Read it again and reapply your change.`;
+    assertPreconditions(preconditions, { etag: revisionEntity(record.revision).etag, lastModified: record.updated_at }, advice);
+    return record;
 }
 
-/** What a caller other than the JSON create route adds to a create (the files plugin's uploads). */
+/** The revision of a record as created: every create answers with it (a retry's replay too). */
+export const firstRevision = 1;
+
+/** What a caller adds to a create: the files plugin's uploads, an `Idempotency-Key`. */
 export interface CreateOptions {
     /** Values the server sets itself (read-only fields, internal columns); never from a request body. */
     serverValues?: Record<string, unknown>;
     /** Runs first inside the write transaction; throwing refuses the create (a storage quota, say). */
     beforeCreate?(transaction: Transaction): Promise<void>;
+    /** Runs last inside the write transaction, with the record made (storing the answer to an `Idempotency-Key`). */
+    afterCreate?(transaction: Transaction, record: ResourceRecord): Promise<void>;
 }
 
 export function createRecord(context: WriteContext, resource: ResourceDeclaration, values: Record<string, unknown>, options: CreateOptions = {}): Promise<ResourceRecord> {
@@ -77,24 +96,22 @@ export function createRecord(context: WriteContext, resource: ResourceDeclaratio
             ...options.serverValues,
             id: recordId(resource.idPrefix),
             family_long_id: context.familyLongId,
-            revision: 1
+            revision: firstRevision
         }, { transaction });
 
-        await changeLog.record({ resource: resource.name, action: 'created', record_id: record.id, revision: 1 });
+        await changeLog.record({ resource: resource.name, action: 'created', record_id: record.id, revision: firstRevision });
+        await options.afterCreate?.(transaction, record);
         return record;
     });
 }
 
-export function updateRecord(context: WriteContext, resource: ResourceDeclaration, id: string, changes: Record<string, unknown>): Promise<ResourceRecord> {
+/** Changes the record with its change event, when `preconditions` hold of it (a 412 changes nothing). */
+export function updateRecord(context: WriteContext, resource: ResourceDeclaration, id: string, changes: Record<string, unknown>, preconditions: Preconditions = {}): Promise<ResourceRecord> {
 
     return context.transaction(async (transaction) => {
 
         const changeLog = await openFamilyChangeLog(context, transaction);
-        const record = await findOwnRecord(context, resource, id, transaction);
-        if (!record) {
-            throw recordNotFound(resource, id);
-        }
-
+        const record = await findOwnRecord(context, resource, id, transaction, preconditions);
         await assertValidReferences(context, resource, { ...record.get({ plain: true }), ...changes }, changes, transaction, id);
         record.set({ ...changes, revision: record.revision + 1 });
         await record.save({ transaction });
@@ -125,17 +142,13 @@ async function clearReferencesTo(context: WriteContext, deleted: ResourceDeclara
     }
 }
 
-/** Deletes the record with its change event; resolves with the deleted record once committed. */
-export function deleteRecord(context: WriteContext, resource: ResourceDeclaration, id: string): Promise<ResourceRecord> {
+/** Deletes the record with its change event, when `preconditions` hold of it; resolves with the deleted record once committed. */
+export function deleteRecord(context: WriteContext, resource: ResourceDeclaration, id: string, preconditions: Preconditions = {}): Promise<ResourceRecord> {
 
     return context.transaction(async (transaction) => {
 
         const changeLog = await openFamilyChangeLog(context, transaction);
-        const record = await findOwnRecord(context, resource, id, transaction);
-        if (!record) {
-            throw recordNotFound(resource, id);
-        }
-
+        const record = await findOwnRecord(context, resource, id, transaction, preconditions);
         await clearReferencesTo(context, resource, id, transaction, changeLog);
         await record.destroy({ transaction });
         await changeLog.record({ resource: resource.name, action: 'deleted', record_id: id, revision: record.revision + 1 });

@@ -255,11 +255,13 @@ describe('GET /api/v1/openapi.json', () => {
         const operation = document.paths['/files/{token}'].get;
         const codesOf = (status: string) => (operation.responses[status].content!['application/json'].schema as any).allOf[1].properties.code.enum;
         expect(operation.operationId).to.equal('getFilesByToken');
-        expect(Object.keys(operation.responses)).to.equal(['200', '206', '304', '400', '403', '404', '416']);
+        expect(Object.keys(operation.responses)).to.equal(['200', '206', '304', '400', '403', '404', '412', '416']);
         expect(codesOf('403')).to.equal(['invalid_signature', 'url_expired']);
+        expect(codesOf('412')).to.equal(['precondition_failed']);
         expect(codesOf('416')).to.equal(['range_not_satisfiable']);
+        expect(operation.parameters.filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name)).to.equal(['If-Match', 'If-None-Match', 'If-Unmodified-Since']);
         expect(operation.responses['304'].description).to.contain('`*`');
-        expect(operation.responses['400'].description).to.equal('`invalid_request`: The token is longer than any this service issues (1,000 characters), or the URL has a query: this route takes none.');
+        expect(operation.responses['400'].description).to.equal('`invalid_request`: The token is longer than any this service issues (1,000 characters), or the URL has a query: this route takes none; or If-Match is neither `*` nor entity tags.');
         expect(operation.responses['404'].description).to.equal('`not_found`: The file is gone: its gallery item or document was deleted after the URL was issued.');
         expect(operation.responses['416'].headers).to.equal({ 'Content-Range': { $ref: '#/components/headers/Content-Range' } });
         expect(operation.responses['206'].headers).to.include(['Content-Range', 'ETag', 'Last-Modified', 'Cache-Control', 'Content-Security-Policy']);
@@ -274,6 +276,39 @@ describe('GET /api/v1/openapi.json', () => {
         expectDocumented('/files/{token}', 'get', 403, bodyOf(await server.inject(`${path}=`)));
         expectDocumented('/files/{token}', 'get', 400, bodyOf(await server.inject(`${path}?x=1`)));
         expectDocumented('/files/{token}', 'get', 400, bodyOf(await server.inject(`/files/${'a'.repeat(1001)}`)));
+        expectDocumented('/files/{token}', 'get', 412, bodyOf(await server.inject({ url: path, headers: { 'if-match': '"another"' } })));
+    });
+
+    it('documents conditional requests on a record: its ETag, If-None-Match (304), If-Match and If-Unmodified-Since (412)', async () => {
+
+        const headerParameters = (operation: OperationObject) => operation.parameters.filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name);
+        const codesOf = (operation: OperationObject, status: string) => (operation.responses[status].content!['application/json'].schema as any).allOf[1].properties.code.enum;
+        const etag = { $ref: '#/components/headers/ETag' };
+        expect(document.components.headers.ETag.description).to.contain('not the bytes');
+
+        for (const name of resourceNames) {
+            const one = document.paths[`/api/v1/${name}/{id}`];
+            expect(headerParameters(one.get), name).to.equal(['If-None-Match']);
+            expect(one.get.responses['200'].headers, name).to.include({ ETag: etag });
+            expect(one.get.responses['304'].headers, name).to.include({ ETag: etag });
+            expect(one.get.responses['412'], name).to.not.exist();
+            for (const write of [one.patch, one.delete]) {
+                expect(headerParameters(write), name).to.equal(['If-Match', 'If-Unmodified-Since']);
+                expect(codesOf(write, '412'), name).to.equal(['precondition_failed']);
+                expect(write.responses['304'], name).to.not.exist();
+            }
+
+            expect(one.patch.responses['200'].headers, name).to.include({ ETag: etag });
+            expect(document.paths[`/api/v1/${name}`].post.responses['201'].headers, name).to.include({ Location: { $ref: '#/components/headers/Location' }, ETag: etag });
+            expect(headerParameters(document.paths[`/api/v1/${name}`].get), name).to.equal([]);
+        }
+
+        const family = await familyWithKey(server);
+        const id = dataOf(await family.inject('POST', '/api/v1/persons', createBody('persons')), 201).id;
+        expect((await family.inject('GET', `/api/v1/persons/${id}`, undefined, { 'if-none-match': '"1"' })).statusCode).to.equal(304);
+        expectDocumented('/api/v1/persons/{id}', 'patch', 412, bodyOf(await family.inject('PATCH', `/api/v1/persons/${id}`, { notes: 'x' }, { 'if-match': '"2"' })));
+        expectDocumented('/api/v1/persons/{id}', 'delete', 412, bodyOf(await family.inject('DELETE', `/api/v1/persons/${id}`, undefined, { 'if-match': '"2"' })));
+        expectDocumented('/api/v1/persons/{id}', 'patch', 400, bodyOf(await family.inject('PATCH', `/api/v1/persons/${id}`, { notes: 'x' }, { 'if-match': '2' })));
     });
 
     it('says on the uploads that a 413 or 415 may be about the file, not only the body', () => {

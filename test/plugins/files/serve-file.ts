@@ -182,6 +182,45 @@ describe('GET /files/{token}', () => {
         expect(restarted.rawPayload).to.equal(file);
     });
 
+    it('answers If-Match: its ETag or * serve the file, another tag or a weak one is 412 precondition_failed, a malformed one 400', async () => {
+
+        const family = await familyWithKey(server);
+        const file = sampleFile('png', 500);
+        const { path } = await galleryItem(family, file);
+        const etag = `"${sha256Of(file)}"`;
+
+        for (const ifMatch of [etag, '*', `"another", ${etag}`]) {
+            const served = await server.inject({ url: path, headers: { 'if-match': ifMatch } });
+            expect(served.statusCode, ifMatch).to.equal(200);
+            expect(served.rawPayload).to.equal(file);
+        }
+
+        // If-Match comes before If-None-Match and Range (RFC 9110 §13.2.2): a 304 or a range only when it holds.
+        expect((await server.inject({ url: path, headers: { 'if-match': etag, 'if-none-match': etag } })).statusCode).to.equal(304);
+        expect((await server.inject({ url: path, headers: { 'if-match': etag, range: 'bytes=0-9' } })).statusCode).to.equal(206);
+        for (const headers of [{ 'if-match': '"another"' }, { 'if-match': `W/${etag}` }, { 'if-match': '"another"', 'if-none-match': etag }, { 'if-match': '"another"', range: 'bytes=0-9' }]) {
+            expectError(await server.inject({ url: path, headers }), 412, 'precondition_failed', `If-Match does not name the current ETag, ${etag}`);
+        }
+
+        expectError(await server.inject({ url: path, headers: { 'if-match': sha256Of(file) } }), 400, 'invalid_request', 'If-Match');
+    });
+
+    it('answers If-Unmodified-Since: 412 precondition_failed for a date before the upload, the file for one since; If-Match decides when both are sent', async () => {
+
+        const family = await familyWithKey(server);
+        const file = sampleFile('png', 500);
+        const { id, path } = await galleryItem(family, file);
+        const uploadedAt = ((await storedRow(id))!.get('created_at') as Date).toUTCString();
+        const secondBefore = new Date(Date.parse(uploadedAt) - 1000).toUTCString();
+
+        for (const since of [uploadedAt, new Date(Date.now() + 60_000).toUTCString(), 'not a date']) {
+            expect((await server.inject({ url: path, headers: { 'if-unmodified-since': since } })).statusCode, since).to.equal(200);
+        }
+
+        expectError(await server.inject({ url: path, headers: { 'if-unmodified-since': secondBefore } }), 412, 'precondition_failed', `before the last change, ${uploadedAt}`);
+        expect((await server.inject({ url: path, headers: { 'if-unmodified-since': secondBefore, 'if-match': '*' } })).statusCode).to.equal(200);
+    });
+
     it('refuses a query with 400 invalid_request, as every route of the API refuses parameters it does not take', async () => {
 
         const family = await familyWithKey(server);

@@ -35,6 +35,7 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
         const created = dataOf(response, 201);
 
         expect(response.headers.location).to.equal(`${server.app.services.config.publicBaseUrl}/api/v1/gallery/${created.id}`);
+        expect(response.headers.etag).to.equal('"1"');
         expect(created).to.include({ title: 'Grandma at the beach', place: 'Brighton', original_name: 'beach.png', media_type: 'image/png', size_bytes: 300, revision: 1 });
         expect(created).to.not.include(['storage_key', 'sha256', 'file_base64']);
         expect(created.url).to.match(/^http:\/\/127\.0\.0\.1:0\/files\/[\w-]+\.[\w-]+$/);
@@ -59,7 +60,9 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
     it('gives documents no URL: their file is reached only through /file', async () => {
 
         const family = await familyWithKey(server);
-        const created = dataOf(await upload(family, 'documents', sampleFile('pdf'), { title: 'Birth certificate', category: 'certificate', original_name: 'birth.pdf' }), 201);
+        const response = await upload(family, 'documents', sampleFile('pdf'), { title: 'Birth certificate', category: 'certificate', original_name: 'birth.pdf' });
+        const created = dataOf(response, 201);
+        expect(response.headers.etag).to.equal('"1"');
 
         expect(created).to.include({ title: 'Birth certificate', category: 'certificate', media_type: 'application/pdf' });
         for (const record of [created, dataOf(await family.inject('GET', `/api/v1/documents/${created.id}`)), dataOf(await family.inject('GET', '/api/v1/documents'))[0]]) {
@@ -275,8 +278,10 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
         const family = await familyWithKey(server);
         const created = dataOf(await upload(family, 'gallery', sampleFile('png')), 201);
 
-        const updated = dataOf(await family.inject('PATCH', `/api/v1/gallery/${created.id}`, { title: 'Renamed' }));
+        const response = await family.inject('PATCH', `/api/v1/gallery/${created.id}`, { title: 'Renamed' }, { 'if-match': '"1"' });
+        const updated = dataOf(response);
 
+        expect(response.headers.etag).to.equal('"2"');
         expect(updated).to.include({ title: 'Renamed', revision: 2, original_name: created.original_name, size_bytes: created.size_bytes });
         expect(updated.url).to.exist();
         expectError(await family.inject('PATCH', `/api/v1/gallery/${created.id}`, { media_type: 'image/gif' }), 400, 'invalid_request', 'media_type');

@@ -1,0 +1,175 @@
+import Crypto from 'crypto';
+
+import type { PluginSpecificConfiguration, Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
+import { Op, type Transaction } from 'sequelize';
+
+import type { PolicyStore } from '../../gateway/policies/policy-store';
+import { apiCredentials } from '../../gateway/scopes';
+import { withRevisionTag } from '../../lib/entity-tags';
+import { apiError } from '../../lib/errors';
+import type { Log } from '../../lib/logger';
+import { PolicyCronJobs } from '../../lib/policy-cron';
+import type { Models } from '../../models';
+import type { IdempotencyKey } from '../../models/idempotency-key';
+import type { ResourceRecord } from '../../models/resource-record';
+import { firstRevision, type CreateOptions } from './writes';
+
+/*
+ * Safe retries of creates (as Stripe's, and draft-ietf-httpapi-idempotency-key-header): a POST
+ * with an `Idempotency-Key` stores its answer in the create's own transaction, so the record
+ * and its answer exist together or not at all, and the same key again replays that answer.
+ */
+
+/** How long an answer is replayed; then its key names a new request. */
+const idempotencyRetentionMs = 24 * 60 * 60 * 1000;
+
+// 1 to 255 printable ASCII characters: a UUID fits, and so does any key a client makes of its own ids.
+const keyText = /^[\x20-\x7E]{1,255}$/;
+
+/** What the API reference says of a create route: the header it reads (its text and its 422 are in plugins/docs/request-headers.ts). */
+export const idempotentCreateDocs = { headers: ['Idempotency-Key'] } as const satisfies NonNullable<PluginSpecificConfiguration['docs']>;
+
+/** What a create answers: 201 with the JSON text and the record's URL. */
+export interface CreatedAnswer {
+    body: string;
+    location: string;
+}
+
+/** A create as its route makes it: the record (with the options given) and the answer it gets. */
+export interface Creation {
+    create(options: Pick<CreateOptions, 'afterCreate'>): Promise<ResourceRecord>;
+    answerOf(record: ResourceRecord): CreatedAnswer;
+}
+
+/** Which entry a request's key names, and what the request was. */
+interface KeyedRequest {
+    api_key_id: string;
+    idempotency_key: string;
+    fingerprint: string;
+}
+
+/** The request's `Idempotency-Key`, if it sent one; 400 when it is not one. */
+function idempotencyKeyOf(request: Request): string | undefined {
+
+    const key: unknown = request.headers['idempotency-key'];
+    if (key === undefined) {
+        return undefined;
+    }
+
+    if (typeof key !== 'string' || !keyText.test(key)) {
+        throw apiError(400, 'invalid_request', 'Idempotency-Key: must be 1 to 255 printable ASCII characters (a UUID, say).');
+    }
+
+    return key;
+}
+
+/** JSON with every object's keys in order: the same body however its client ordered them. */
+function canonicalJson(value: unknown): string {
+
+    return JSON.stringify(value, (_name, inner: unknown) => (inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+        ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : inner));
+}
+
+/** What tells one request from another under the same key: its path and its parsed body. */
+function fingerprintOf(request: Request): string {
+
+    return Crypto.createHash('sha256').update(`${request.path}\n${canonicalJson(request.payload)}`).digest('hex');
+}
+
+const oldestKept = (now = Date.now()) => new Date(now - idempotencyRetentionMs);
+
+function findEntry(models: Models, keyed: KeyedRequest): Promise<IdempotencyKey | null> {
+
+    return models.IdempotencyKey.findOne({ where: { api_key_id: keyed.api_key_id, idempotency_key: keyed.idempotency_key, created_at: { [Op.gte]: oldestKept() } } });
+}
+
+/** Stores the answer with the record it answers for; an entry of this key past its retention makes way. */
+async function storeEntry(models: Models, request: Request, keyed: KeyedRequest, answer: CreatedAnswer, transaction: Transaction): Promise<void> {
+
+    await models.IdempotencyKey.destroy({ where: { api_key_id: keyed.api_key_id, idempotency_key: keyed.idempotency_key, created_at: { [Op.lt]: oldestKept() } }, transaction });
+    await models.IdempotencyKey.create({
+        ...keyed,
+        family_long_id: apiCredentials(request).family.familyLongId,
+        method: request.method.toUpperCase(),
+        path: request.path,
+        response_status: 201,
+        response_body: answer.body,
+        response_location: answer.location,
+        created_at: new Date()
+    }, { transaction });
+}
+
+/** The 201 of a create, the first time or replayed: the record is at its first revision in either (its ETag then). */
+function created(h: ResponseToolkit, answer: CreatedAnswer, status = 201): ResponseObject {
+
+    const response = h.response(answer.body).type('application/json; charset=utf-8').code(status).header('Location', answer.location);
+    return withRevisionTag(response, firstRevision);
+}
+
+/** The stored answer, when the entry is of this very request; 422 when the key was used for another. */
+function replay(request: Request, h: ResponseToolkit, keyed: KeyedRequest, entry: IdempotencyKey): ResponseObject {
+
+    if (entry.fingerprint !== keyed.fingerprint) {
+        const other = entry.path === request.path ? `${entry.method} ${entry.path} with another body` : `${entry.method} ${entry.path}`;
+        throw apiError(422, 'idempotency_key_reused', `This Idempotency-Key was used in the last 24 hours for another request (${other}): a new request needs a new key.`);
+    }
+
+    return created(h, { body: entry.response_body, location: entry.response_location }, entry.response_status).header('Idempotent-Replayed', 'true');
+}
+
+/**
+ * Answers a create: made once per `Idempotency-Key` of the API key (replayed for 24 hours),
+ * or each time without one. A create that fails stores nothing, so a corrected retry is made.
+ */
+export async function createOnce(models: Models, request: Request, h: ResponseToolkit, creation: Creation): Promise<ResponseObject> {
+
+    const key = idempotencyKeyOf(request);
+    if (key === undefined) {
+        return created(h, creation.answerOf(await creation.create({})));
+    }
+
+    const keyed: KeyedRequest = { api_key_id: apiCredentials(request).key.id, idempotency_key: key, fingerprint: fingerprintOf(request) };
+    const earlier = await findEntry(models, keyed);
+    if (earlier) {
+        return replay(request, h, keyed, earlier);
+    }
+
+    let answer: CreatedAnswer | undefined;
+    try {
+        await creation.create({
+            async afterCreate(transaction, record) {
+
+                answer = creation.answerOf(record);
+                await storeEntry(models, request, keyed, answer, transaction);
+            }
+        });
+    }
+    catch (error) {
+        // The same key's request under way beside this one committed first (this one's entry failed on the
+        // unique key, or its quota check counted the other's file): answer as it did. Otherwise the failure stands.
+        const first = await findEntry(models, keyed).catch(() => null);
+        if (first) {
+            return replay(request, h, keyed, first);
+        }
+
+        throw error;
+    }
+
+    return created(h, answer!);
+}
+
+/** Deletes the entries past their retention: what the records plugin's schedule runs. Resolves to how many. */
+export function deleteExpiredIdempotencyKeys(models: Models, now = Date.now()): Promise<number> {
+
+    return models.IdempotencyKey.destroy({ where: { created_at: { [Op.lt]: oldestKept(now) } } });
+}
+
+/** That deletion on the schedule of policies/records.yaml, following reloads. */
+export function idempotencyKeysCleanup(models: Models, policyStore: PolicyStore, log: Log): PolicyCronJobs {
+
+    return new PolicyCronJobs(policyStore, [{
+        schedule: (policies) => policies.records.idempotency_keys.cleanup_schedule,
+        run: () => void deleteExpiredIdempotencyKeys(models).catch((error: Error) => log(['records', 'error'], `deleting expired idempotency keys: ${error.stack}`))
+    }]);
+}
