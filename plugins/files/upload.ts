@@ -53,7 +53,7 @@ export function uploadHandler(resource: ResourceDeclaration, context: FilesConte
         return context.records.createOnce(request, h, {
             create: (createOptions) => storeFile(context, owner, resource, { data, originalName, declaredType, metadata }, createOptions),
             answerOf: (record) => ({
-                body: JSON.stringify({ data: context.records.serialize(resource, record) }),
+                body: { data: context.records.serialize(resource, record) },
                 location: `${context.publicBaseUrl}/api/v1/${resource.name}/${encodeURIComponent(record.id)}`
             })
         });

@@ -113,7 +113,7 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
 
             return createOnce(options.models, request, h, {
                 create: (createOptions) => createRecord(writeContext(request), resource, request.payload as Record<string, unknown>, createOptions),
-                answerOf: (record) => ({ body: JSON.stringify({ data: serializeRecord(resource, record, options.extensions) }), location: recordUrl(record.id) })
+                answerOf: (record) => ({ body: { data: serializeRecord(resource, record, options.extensions) }, location: recordUrl(record.id) })
             });
         },
 

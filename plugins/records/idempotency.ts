@@ -29,9 +29,9 @@ const keyText = /^[\x20-\x7E]{1,255}$/;
 /** What the API reference says of a create route: the header it reads (its text and its 422 are in plugins/docs/request-headers.ts). */
 export const idempotentCreateDocs = { headers: ['Idempotency-Key'] } as const satisfies NonNullable<PluginSpecificConfiguration['docs']>;
 
-/** What a create answers: 201 with the JSON text and the record's URL. */
+/** What a create answers: 201 with the record (`{ data }`) and its URL. */
 export interface CreatedAnswer {
-    body: string;
+    body: object;
     location: string;
 }
 
@@ -94,15 +94,16 @@ async function storeEntry(models: Models, request: Request, keyed: KeyedRequest,
         method: request.method.toUpperCase(),
         path: request.path,
         response_status: 201,
-        response_body: answer.body,
+        response_body: JSON.stringify(answer.body),
         response_location: answer.location,
         created_at: new Date()
     }, { transaction });
 }
 
 /** The 201 of a create, the first time or replayed: the record is at its first revision in either (its ETag then). */
-function created(h: ResponseToolkit, answer: CreatedAnswer, status = 201): ResponseObject {
+function created(h: ResponseToolkit, answer: { body: object | string; location: string }, status = 201): ResponseObject {
 
+    // The first time an object, which hapi writes with JSON.stringify as every answer; replayed, the text it wrote.
     const response = h.response(answer.body).type('application/json; charset=utf-8').code(status).header('Location', answer.location);
     return withRevisionTag(response, firstRevision);
 }
