@@ -30,6 +30,12 @@ export function parseEntityTags(value: string): EntityTags | undefined {
 export const namesStrongly = (tags: EntityTags, etag: string): boolean => tags === '*' || tags.includes(`"${etag}"`);
 
 /**
+ * Whether `tags` name the entity tag `etag` by weak comparison (RFC 9110 §8.8.3.2), as If-None-Match
+ * asks: `W/"4"` names `"4"` too, as a cache or proxy that weakened the tag would send it back.
+ */
+export const namesWeakly = (tags: EntityTags, etag: string): boolean => namesStrongly(tags, etag) || tags.includes(`W/"${etag}"`);
+
+/**
  * A record's entity tag, in hapi's terms (`h.entity()`): its revision, strong, `"4"` on the wire, so a
  * client can also build it from the `revision` of a list or a webhook. It names the record's revision,
  * not the bytes sent (a gallery item's signed links change with time while its revision does not),

@@ -20,7 +20,7 @@ export const requestHeaders = {
         errors: ['precondition_failed']
     },
     'If-None-Match': {
-        description: 'The ETag of the copy you have (or several, or `*`): 304 Not Modified, without a body, while it is current.',
+        description: 'The ETag of the copy you have (or several, or `*`), compared weakly (`W/"4"` names `"4"`): 304 Not Modified, without a body, while it is current.',
         errors: []
     },
     'If-Unmodified-Since': {

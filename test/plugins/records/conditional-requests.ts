@@ -135,22 +135,25 @@ describe('records API v1: conditional requests (ETag, If-Match, If-None-Match, I
         expect(await eventsOf(id)).to.equal([['created', 1], ['updated', 2], ['deleted', 3]]);
     });
 
-    it('answers If-None-Match naming the current ETag, or *, with 304 and the ETag; a stale one with the record', async () => {
+    it('answers If-None-Match naming the current ETag, weakly too (W/"2"), or *, with 304 and the ETag; a stale or malformed one with the record', async () => {
 
         const family = await familyWithKey(server);
         const id = await newPerson(family);
         dataOf(await family.inject('PATCH', `/api/v1/persons/${id}`, { notes: 'changed' }));
 
-        for (const value of ['"2"', '"1", "2"', '*']) {
+        for (const value of ['"2"', '"1", "2"', '*', 'W/"2"', '"1", W/"2"']) {
             const unchanged = await family.inject('GET', `/api/v1/persons/${id}`, undefined, { 'if-none-match': value });
             expect(unchanged.statusCode, value).to.equal(304);
             expect(unchanged.payload).to.equal('');
             expect(unchanged.headers.etag).to.equal('"2"');
         }
 
-        const stale = await family.inject('GET', `/api/v1/persons/${id}`, undefined, { 'if-none-match': '"1"' });
-        expect(dataOf(stale).revision).to.equal(2);
-        expect(stale.headers.etag).to.equal('"2"');
+        for (const value of ['"1"', 'W/"1"', '2', '"2']) {
+            const stale = await family.inject('GET', `/api/v1/persons/${id}`, undefined, { 'if-none-match': value });
+            expect(dataOf(stale).revision, value).to.equal(2);
+            expect(stale.headers.etag).to.equal('"2"');
+        }
+
         expectError(await family.inject('GET', '/api/v1/persons/per_00000000000000000000', undefined, { 'if-none-match': '*' }), 404, 'not_found');
     });
 
