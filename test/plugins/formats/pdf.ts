@@ -121,13 +121,14 @@ describe('format=pdf', () => {
     it('cuts an unbroken value far wider than its column short in a moment (it had taken 40 s and 1 GB)', { timeout: 10_000 }, async () => {
 
         const family = await familyWithKey(server);
-        dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Ada', last_name: 'Notes', notes: 'x'.repeat(16_000) }), 201);
+        // Not a letter: a record id (random base62) broken across lines may hold a line of only x.
+        dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'Ada', last_name: 'Notes', notes: '~'.repeat(16_000) }), 201);
         dataOf(await family.inject('POST', '/api/v1/persons', { first_name: 'After', last_name: 'Notes' }), 201);
 
         const { pages } = await pdfOf(family, '/api/v1/persons?format=pdf');
         expect(pages).to.have.length(1);
         expect(pages[0]).to.include(['Ada', 'After']);
-        const cell = pages[0].filter((run) => /^x+…?$/.test(run));
+        const cell = pages[0].filter((run) => /^~+…?$/.test(run));
         expect(cell.length).to.be.within(2, 12);
         expect(cell[cell.length - 1]).to.endWith('…');
     });
