@@ -5,6 +5,7 @@ import type Boom from '@hapi/boom';
 import type { Server } from '@hapi/hapi';
 
 import { apiError } from './errors';
+import { newRequestId } from './request-id';
 
 /*
  * Node emits `clientError` for bytes its parser cannot read as a request (a header section over its
@@ -36,12 +37,15 @@ function clientErrorAnswer(error: ParserError, listener: Http.Server): Boom.Boom
     return apiError(400, 'invalid_request', `The request is not HTTP/1.1 the service can read: ${error.reason ?? error.message}.`);
 }
 
-/** An error answered straight on the connection, which then closes: Node has no request and response objects for it. */
+/**
+ * An error answered straight on the connection, which then closes: Node has no request and response objects for it.
+ * Its X-Request-Id is a new one: no header of a request Node could not read is believed.
+ */
 function rawAnswer(error: Boom.Boom): string {
 
     const { statusCode, payload, headers } = error.output;
     const body = JSON.stringify(payload);
-    const fields = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', Connection: 'close', ...headers };
+    const fields = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', Connection: 'close', 'X-Request-Id': newRequestId(), ...headers };
     return [`HTTP/1.1 ${statusCode} ${Http.STATUS_CODES[statusCode]}`, ...Object.entries(fields).map(([name, value]) => `${name}: ${value}`), '', body].join('\r\n');
 }
 

@@ -35,6 +35,7 @@ import { consoleLog, type Log } from './logger';
 import { refuseMalformedQuery, repeatedParameterMessage, repeatedQueryParameter } from './query-string';
 import { connectRedis } from './redis';
 import { refuseUnreadableBody, watchRequestBody } from './request-bodies';
+import { decorateRequestId } from './request-id';
 import { derivedKey, masterSecret } from './secrets';
 import type { Services } from './services';
 import { LocalDiskStorage } from './storage/local-disk';
@@ -80,7 +81,13 @@ function sayWhatIsWrongWithTheJson(error: Boom.Boom): void {
         : `The body is not valid JSON: ${error.data.message}.`;
 }
 
-/** Every error response carries a stable code; unexpected ones are logged and never leak details; one no route gave says why. */
+/** How a log line names a request: its id (X-Request-Id, which a client quotes), method and path. */
+const requestInWords = (request: Request) => `${request.requestId} ${request.method.toUpperCase()} ${request.path}`;
+
+/**
+ * Every error response carries a stable code; unexpected ones are logged and never leak details, but tell
+ * the client the request id to quote, the one their log line names; one no route gave says why.
+ */
 function errorCodes(log: Log) {
 
     return (request: Request, h: ResponseToolkit) => {
@@ -93,7 +100,8 @@ function errorCodes(log: Log) {
             }
 
             if (response.output.statusCode >= 500) {
-                log(['request', 'error'], `${request.method.toUpperCase()} ${request.path}: ${response.stack ?? response.message}`);
+                log(['request', 'error'], `${requestInWords(request)}: ${response.stack ?? response.message}`);
+                response.output.payload.message = `${response.output.payload.message.replace(/\.$/, '')}. Quote request id ${request.requestId} when reporting it.`;
             }
 
             sayWhichMediaType(request, response);
@@ -183,6 +191,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     server.app.services = services;
     answerClientErrors(server);
     decorateClientAddress(server, trustedProxies);
+    decorateRequestId(server, trustedProxies);
     server.ext('onPreAuth', (request, h) => {
 
         watchRequestBody(request);
@@ -198,7 +207,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     server.ext('onPreResponse', errorCodes(log));
     server.events.on({ name: 'request', channels: 'error' }, (request, event) => {
 
-        log(['request', 'error'], `${request.method.toUpperCase()} ${request.path}: ${(event.error as Error | undefined)?.stack ?? ''}`);
+        log(['request', 'error'], `${requestInWords(request)}: ${(event.error as Error | undefined)?.stack ?? ''}`);
     });
 
     // Closes what was opened above, after the plugins have let go of it (the records plugin's prepared statements).

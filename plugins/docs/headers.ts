@@ -1,4 +1,5 @@
 import type { PolicyRef } from '../../gateway/policies/types';
+import { requestIdPattern } from '../../lib/request-id';
 import type { HeaderObject, Reference, ResponseObject } from './openapi-types';
 import type { RouteFacts } from './route-facts';
 
@@ -19,7 +20,8 @@ export const responseHeaders = {
     'ETag': { description: 'The record\'s revision as a strong entity tag, `"4"`: the same as `"` + `revision` + `"` of a list or a webhook. Send it in If-Match to change or delete the record only if nobody has changed it since, or in If-None-Match to read it only when it has changed. It names the revision, not the bytes: a gallery item\'s signed links change with time while its revision does not.', required: true, schema: text },
     'Idempotent-Replayed': { description: '`true` when the answer is the stored one of an earlier create with the same `Idempotency-Key`: nothing was created this time.', schema: text },
     'Content-Disposition': { description: 'For exports (a `format` other than json): `attachment` (`inline` for HTML) with a file name naming the family, the resource and the date.', schema: text },
-    'Content-Range': { description: 'A range\'s bytes and the file\'s size, `bytes 0-9/1000`; `bytes */1000` when no byte was in the range.', required: true, schema: text }
+    'Content-Range': { description: 'A range\'s bytes and the file\'s size, `bytes 0-9/1000`; `bytes */1000` when no byte was in the range.', required: true, schema: text },
+    'X-Request-Id': { description: 'The request\'s id, on every response: quote it when reporting a problem, the service\'s log names it. The service makes it (`req_…`), or keeps the one its own proxy sent.', required: true, schema: { type: 'string', pattern: requestIdPattern.source } }
 } as const satisfies Record<string, HeaderObject>;
 
 export type HeaderName = keyof typeof responseHeaders;
@@ -35,6 +37,14 @@ export function headerRefs(names: readonly HeaderName[]): Record<string, Referen
 
 /** The gateway policy that counts requests: a request it has seen is answered with the rate-limit headers. */
 export const countsRequests = (policy: PolicyRef): boolean => policy.enabled && policy.name === 'rate-limit';
+
+const requestIdHeader = headerRefs(['X-Request-Id']);
+
+/** The responses, each with X-Request-Id: every response of the service carries it (lib/request-id.ts). */
+export function withRequestIdHeaders(responses: Record<string, ResponseObject>): Record<string, ResponseObject> {
+
+    return Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { ...response, headers: { ...response.headers, ...requestIdHeader } }]));
+}
 
 /** A route whose gateway chain limits rates sends the rate-limit headers with its responses. */
 function limitsRates(facts: RouteFacts): boolean {

@@ -26,6 +26,7 @@ const introduction = [
     'A key reaches one family, chosen resources and chosen operations:',
     'each operation names the operation scopes it needs in `x-required-operations`, and so does each query parameter that needs more (`search`, `sort`, `filter[…]`).',
     'Errors are JSON with a stable `code` (schema `Error`). Rate limits come from the family\'s plan; every response lists whether it carries the RateLimit headers.',
+    'Every response carries `X-Request-Id`: quote it when reporting a problem.',
     'This document is generated when the server starts, from its routes, their validation and the resource declarations.'
 ].join(' ');
 

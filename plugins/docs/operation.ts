@@ -1,6 +1,7 @@
 import type { ScopesPolicy } from '../../gateway/policies/types';
 import { parameterOperations } from '../../gateway/scopes';
 import { errorResponses } from './error-responses';
+import { withRequestIdHeaders } from './headers';
 import type { NamedSchema } from './json-schema';
 import type { OperationObject, ParameterObject, RequestBodyObject } from './openapi-types';
 import { headerParameter } from './request-headers';
@@ -79,7 +80,7 @@ export function operationOf(facts: RouteFacts, scopes: ScopesPolicy): OperationO
         security: facts.securedBy ? [{ [facts.securedBy.name]: [] }] : [],
         parameters: [...facts.params.map(pathParameter), ...facts.query.map((parameter) => queryParameter(parameter, scopes)), ...facts.headers.map(headerParameter)],
         ...(facts.body ? { requestBody: requestBody(facts.body) } : {}),
-        responses: { ...successResponses(facts, scopes.aggregate_resource), ...errorResponses(facts) },
+        responses: withRequestIdHeaders({ ...successResponses(facts, scopes.aggregate_resource), ...errorResponses(facts) }),
         ...(facts.gateway ? { 'x-resource': facts.gateway.resource, 'x-required-operations': [facts.gateway.operation] } : {})
     };
 }

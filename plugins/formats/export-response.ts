@@ -34,7 +34,7 @@ export function exportResponse(h: ResponseToolkit, request: ExportRequest, resou
     const body = h.request.method === 'head' ? Readable.from([], { objectMode: false }) :
         inLargerChunks(renderer.render({ title: subject.title, familyName: request.familyName, generatedAt, aggregate: request.aggregate, sections }, resources));
 
-    body.on('error', (error: Error) => log(['formats', 'error'], `${request.format} export of ${subject.fileStem} failed part-way: ${error.stack ?? error.message}`));
+    body.on('error', (error: Error) => log(['formats', 'error'], `${request.format} export of ${subject.fileStem} failed part-way (request ${h.request.requestId}): ${error.stack ?? error.message}`));
 
     const response = h.response(body)
         .type(renderer.contentType)

@@ -194,7 +194,7 @@ export class ChangeStream {
             }
         }
         catch (error) {
-            this.options.log(['stream', 'error'], `change stream of key ${this.keyId} failed: ${(error as Error).stack ?? String(error)}`);
+            this.options.log(['stream', 'error'], `change stream of key ${this.keyId} failed (request ${this.request.requestId}): ${(error as Error).stack ?? String(error)}`);
             this.close('internal_error', 'The stream failed: reconnect with Last-Event-ID to resume after the last event received.');
         }
         finally {

@@ -58,4 +58,18 @@ describe('deploy/nginx.conf', () => {
         const trusted = new TrustedProxies(configFromEnvironment({ ...env, SECRET_KEY: Crypto.randomBytes(36).toString('base64') }).trustedProxies);
         expect(trusted.includes(parseIpAddress('127.0.0.1')!)).to.be.true();
     });
+
+    it('passes its request id on as X-Request-Id from every location, and writes it in its access log', () => {
+
+        const conf = Fs.readFileSync(Path.join(projectRoot, 'deploy', 'nginx.conf'), 'utf8');
+        const locations = [...conf.matchAll(/^\s*location [^{]*\{([^}]*)\}/gm)].map(([, body]) => body);
+        expect(locations.length).to.be.at.least(2);
+        for (const location of locations) {
+            expect(location).to.match(/^\s*proxy_set_header X-Request-Id \$request_id;/m);
+        }
+
+        const format = /^log_format (\w+) ([^;]*);/m.exec(conf);
+        expect(format![2]).to.contain('$request_id');
+        expect(conf).to.match(new RegExp(`^\\s*access_log \\S+ ${format![1]};`, 'm'));
+    });
 });

@@ -247,7 +247,7 @@ describe('GET /api/v1/openapi.json', () => {
         expect(document.paths['/api/v1/persons'].get.responses['404']).to.not.exist();
         expect(document.paths['/api/v1/persons'].get.responses['413']).to.not.exist();
         expect(document.paths['/api/v1/persons'].get.responses['429'].headers).to.include('Retry-After');
-        expect(document.paths['/api/v1/persons'].get.responses['401'].headers).to.equal({ 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } });
+        expect(document.paths['/api/v1/persons'].get.responses['401'].headers).to.equal({ 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } });
     });
 
     it('documents the signed file URLs: public, the file\'s responses and the codes they answer', async () => {
@@ -263,7 +263,7 @@ describe('GET /api/v1/openapi.json', () => {
         expect(operation.responses['304'].description).to.contain('`*`');
         expect(operation.responses['400'].description).to.equal('`invalid_request`: The token is longer than any this service issues (1,000 characters), or the URL has a query: this route takes none; or If-Match is neither `*` nor entity tags.');
         expect(operation.responses['404'].description).to.equal('`not_found`: The file is gone: its gallery item or document was deleted after the URL was issued.');
-        expect(operation.responses['416'].headers).to.equal({ 'Content-Range': { $ref: '#/components/headers/Content-Range' } });
+        expect(operation.responses['416'].headers).to.equal({ 'Content-Range': { $ref: '#/components/headers/Content-Range' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } });
         expect(operation.responses['206'].headers).to.include(['Content-Range', 'ETag', 'Last-Modified', 'Cache-Control', 'Content-Security-Policy']);
         expect(operation.responses['304'].headers).to.include(['ETag', 'Last-Modified', 'Cache-Control']);
         expect(operation.responses['200'].headers).to.not.include('RateLimit');
@@ -500,6 +500,22 @@ describe('GET /api/v1/openapi.json', () => {
         expect(error.description).to.contain('431 `too_large`');
     });
 
+    it('says every response carries X-Request-Id, as the server sends it', async () => {
+
+        expect(document.components.headers['X-Request-Id']).to.include({ required: true });
+        const responses = documentedOperations(document).flatMap(([path, method, operation]) => Object.entries(operation.responses).map(([status, response]) => [`${method} ${path} ${status}`, response] as const));
+        expect(responses.length).to.be.above(150);
+        for (const [what, response] of responses) {
+            expect(response.headers?.['X-Request-Id'], what).to.equal({ $ref: '#/components/headers/X-Request-Id' });
+        }
+
+        const family = await familyWithKey(server);
+        const answers = [await server.inject('/api/v1/openapi.json'), await family.inject('GET', '/api/v1/persons'), await server.inject('/api/v1/persons'), await family.inject('GET', '/api/v1/persons?sort=notes')];
+        for (const answer of answers) {
+            expect(answer.headers['x-request-id'], answer.request.url.pathname).to.match(new RegExp((document.components.headers['X-Request-Id'].schema as { pattern: string }).pattern));
+        }
+    });
+
     it('describes the bodies the API really sends', async () => {
 
         const family = await familyWithKey(server);
@@ -601,7 +617,7 @@ describe('openApiDocument()', () => {
         const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], auth: { scheme: 'api-key' }, policies: [] }] };
         const { responses } = openApiDocument(bare.table(), { ...context, gateway }).paths['/api/v1/uploads/{id}'].post;
         expect(Object.keys(responses)).to.equal(['302', '400', '404', '413']);
-        expect(responses['302']).to.equal({ description: 'Elsewhere.', headers: { Location: { $ref: '#/components/headers/Location' } } });
+        expect(responses['302']).to.equal({ description: 'Elsewhere.', headers: { Location: { $ref: '#/components/headers/Location' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } } });
         expect((responses['413'].content!['application/json'].schema as any).allOf[1].properties.code.enum).to.equal(['quota_exceeded']);
         expect(responses['404'].description).to.equal('`not_found`: No such upload.');
         expect(responses['400'].description).to.equal('`invalid_request`: Bad query, body, field, sort key, filter, format or cursor; the message names the problem.');

@@ -68,7 +68,7 @@ describe('records API v1: change events', () => {
     const expectInternalError = (response: ServerInjectResponse) => {
 
         expect(response.statusCode).to.equal(500);
-        expect(bodyOf(response)).to.equal({ statusCode: 500, error: 'Internal Server Error', message: 'An internal server error occurred', code: 'internal_error' });
+        expect(bodyOf(response)).to.equal({ statusCode: 500, error: 'Internal Server Error', message: `An internal server error occurred. Quote request id ${response.headers['x-request-id']} when reporting it.`, code: 'internal_error' });
         expect(response.payload).to.not.contain('injected fault');
     };
 
