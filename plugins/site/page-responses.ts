@@ -34,7 +34,11 @@ const errorPages: Record<number, { title: string; message: string }> = {
     429: { title: 'Too many requests', message: 'Wait a minute, then try again.' }
 };
 
-const fallbackPage = { title: 'Something went wrong', message: 'The error is logged. Try again in a moment.' };
+// Names the request id the log line names (X-Request-Id), for whoever reports it.
+const fallbackPage = (request: Request) => ({
+    title: 'Something went wrong',
+    message: `The error is logged as request ${request.requestId}. Try again in a moment; if it happens again, quote that id when you report it.`
+});
 
 /** The site's pages: security headers on every answer, and errors as pages rather than JSON. */
 export function pageResponses(secure: boolean): Lifecycle.Method {
@@ -46,7 +50,7 @@ export function pageResponses(secure: boolean): Lifecycle.Method {
         let response = answer;
         if (Boom.isBoom(answer)) {
             const statusCode = answer.output.statusCode;
-            const page = errorPages[statusCode] ?? (statusCode < 500 ? errorPages[400] : fallbackPage);
+            const page = errorPages[statusCode] ?? (statusCode < 500 ? errorPages[400] : fallbackPage(request));
             const view = h.view('error', { title: page.title, message: page.message, statusCode }).code(statusCode);
             for (const [name, value] of Object.entries(answer.output.headers)) {
                 view.header(name, String(value));

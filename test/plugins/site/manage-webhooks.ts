@@ -214,7 +214,9 @@ describe('Manage > APIs & Connectors: webhooks', () => {
             throw new Error('connection lost after the rotation');
         };
         try {
-            expect((await client.post(`/manage/apis/webhooks/${endpoint.id}/rotate`, rotation)).statusCode).to.equal(500);
+            const failed = await client.post(`/manage/apis/webhooks/${endpoint.id}/rotate`, rotation);
+            expect(failed.statusCode).to.equal(500);
+            expect(failed.payload).to.contain(`The error is logged as request ${failed.headers['x-request-id'] as string}.`);
         }
         finally {
             webhooks.rotateSecret = rotateSecret;
