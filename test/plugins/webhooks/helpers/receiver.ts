@@ -2,10 +2,9 @@ import Https from 'https';
 import type { IncomingHttpHeaders, ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
 
-import Selfsigned from 'selfsigned';
+import { receiverHost, testPki } from '../../../helpers/test-pki';
 
-/** The host name the test certificate is for; tests resolve it to 127.0.0.1. */
-export const receiverHost = 'receiver.test';
+export { receiverHost };
 
 export interface ReceivedRequest {
     method: string;
@@ -24,35 +23,6 @@ export const answer = (status: number, headers: Record<string, string> = {}, bod
 
 /** Never answers (until the receiver closes): the sender's response timeout runs out. */
 export const hang: Responder = () => undefined;
-
-interface TestPki { ca: string; key: string; cert: string }
-
-let pki: Promise<TestPki> | undefined;
-
-/** A test CA and a server certificate it signs for receiver.test and 127.0.0.1; made once per process. */
-function testPki(): Promise<TestPki> {
-
-    pki ??= (async () => {
-
-        const ca = await Selfsigned.generate([{ name: 'commonName', value: 'Family Records test CA' }], {
-            keyType: 'ec', algorithm: 'sha256',
-            extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true }]
-        });
-        const server = await Selfsigned.generate([{ name: 'commonName', value: receiverHost }], {
-            keyType: 'ec', algorithm: 'sha256',
-            ca: { key: ca.private, cert: ca.cert },
-            extensions: [
-                { name: 'basicConstraints', cA: false },
-                { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-                { name: 'extKeyUsage', serverAuth: true },
-                { name: 'subjectAltName', altNames: [{ type: 2, value: receiverHost }, { type: 7, ip: '127.0.0.1' }] }
-            ]
-        });
-        return { ca: ca.cert, key: server.private, cert: server.cert };
-    })();
-
-    return pki;
-}
 
 /** A real HTTPS server on 127.0.0.1 (or `host`), with a certificate from a test CA, that records every request. */
 export class TestReceiver {
