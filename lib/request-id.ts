@@ -1,6 +1,6 @@
 import type { ReqRef, ReqRefDefaults, Request, Server } from '@hapi/hapi';
 
-import { randomBase62, toBase62 } from './ids';
+import { randomBase62 } from './ids';
 import { parseIpAddress, type TrustedProxies } from './trusted-proxies';
 
 declare module '@hapi/hapi' {
@@ -16,14 +16,13 @@ declare module '@hapi/hapi' {
  */
 export const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
-// One random prefix per process, then a counter: unique across instances and restarts, without a random draw per request.
-const processPrefix = `req_${randomBase62(12)}`;
-let issued = 0;
-
-/** An id of the service's own: `req_` and 18 base62 characters, those of one process in the order it gave them. */
+/**
+ * An id of the service's own: `req_` and 18 random base62 characters (107 bits), unique across instances and
+ * restarts. Random, not a counter: ids a client sees must not tell how many requests the service answers.
+ */
 export function newRequestId(): string {
 
-    return processPrefix + toBase62(issued++, 6);
+    return `req_${randomBase62(18)}`;
 }
 
 /**

@@ -15,7 +15,7 @@ import { RawStream } from '../plugins/stream/client';
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
 
-/** An id the service made: `req_`, a process's random prefix and its counter. */
+/** An id the service made: `req_` and 18 random base62 characters. */
 const madeId = /^req_[0-9A-Za-z]{18}$/;
 
 /** The id of an answer, which the service made. */
@@ -100,6 +100,11 @@ describe('X-Request-Id', () => {
 
         const ids = answers.map(([what, response]) => madeIdOf(response, what));
         expect(new Set(ids).size).to.equal(ids.length);
+        // Random throughout: no part counts the requests, nor is shared by the ids of one instance.
+        for (const length of [6, 12]) {
+            expect(new Set(ids.map((id) => id.slice(0, 4 + length))).size, `ids sharing their first ${length} characters`).to.equal(ids.length);
+        }
+
         // The site's extension put a page in the place of the error: the id is still there.
         const page = answers.find(([what]) => what.startsWith('a form without'))![1];
         expect(page.statusCode).to.equal(403);
