@@ -2,6 +2,7 @@ import Fs from 'fs';
 import Path from 'path';
 import Joi from 'joi';
 
+import type { LogFormat } from './logger';
 import { trustedProxyEntries, trustedProxyProblem } from './trusted-proxies';
 
 /** Where the project's own files live, whether running from source or from dist/. */
@@ -34,6 +35,8 @@ export interface Config {
     pdfFallbackFonts: string[];
     /** Watch policy files and reload on change (off in most tests: they reload explicitly). */
     watchPolicies: boolean;
+    /** How log lines are written: `text` lines, or one JSON object a line for log shippers. */
+    logFormat: LogFormat;
 }
 
 /** A setting of the environment is wrong; the message names it. */
@@ -56,7 +59,8 @@ const schema = Joi.object({
     TRUSTED_PROXIES: Joi.string().allow('').default('').custom(validTrustedProxies).messages({ 'any.custom': '{{#label}} {{#error.message}}' }),
     SECRET_KEY: Joi.string().min(32),
     PDF_FALLBACK_FONTS: Joi.string().allow(''),
-    WATCH_POLICIES: Joi.boolean().default(true)
+    WATCH_POLICIES: Joi.boolean().default(true),
+    LOG_FORMAT: Joi.string().valid('text', 'json').default('text')
 }).unknown(true);
 
 /**
@@ -144,7 +148,8 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env, over
         trustedProxies: trustedProxyEntries(value.TRUSTED_PROXIES),
         secretKey: value.SECRET_KEY,
         pdfFallbackFonts: fallbackFonts(value.PDF_FALLBACK_FONTS),
-        watchPolicies: value.WATCH_POLICIES
+        watchPolicies: value.WATCH_POLICIES,
+        logFormat: value.LOG_FORMAT
     };
 
     return { ...config, ...overrides };

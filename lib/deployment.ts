@@ -31,7 +31,7 @@ import { ConfigError, configFromEnvironment, type Config } from './config';
 import { migrate, openDatabase, transactionRunner } from './database';
 import { apiError, failedValidationPart, withErrorCode } from './errors';
 import { checkFilesDirectory } from './files-directory';
-import { consoleLog, type Log } from './logger';
+import { consoleLog, requestLogFields, type Log } from './logger';
 import { refuseMalformedQuery, repeatedParameterMessage, repeatedQueryParameter } from './query-string';
 import { connectRedis } from './redis';
 import { refuseUnreadableBody, watchRequestBody } from './request-bodies';
@@ -81,7 +81,7 @@ function sayWhatIsWrongWithTheJson(error: Boom.Boom): void {
         : `The body is not valid JSON: ${error.data.message}.`;
 }
 
-/** How a log line names a request: its id (X-Request-Id, which a client quotes), method and path. */
+/** How a log line names a request: its id (X-Request-Id, which a client quotes), method and path; a JSON line has them as fields too. */
 const requestInWords = (request: Request) => `${request.requestId} ${request.method.toUpperCase()} ${request.path}`;
 
 /**
@@ -100,7 +100,7 @@ function errorCodes(log: Log) {
             }
 
             if (response.output.statusCode >= 500) {
-                log(['request', 'error'], `${requestInWords(request)}: ${response.stack ?? response.message}`);
+                log(['request', 'error'], `${requestInWords(request)}: ${response.stack ?? response.message}`, requestLogFields(request));
                 response.output.payload.message = `${response.output.payload.message.replace(/\.$/, '')}. Quote request id ${request.requestId} when reporting it.`;
             }
 
@@ -141,7 +141,7 @@ async function openedDatabase(config: Config): Promise<{ sequelize: Sequelize; m
 export async function deployment(options: DeploymentOptions = {}): Promise<Server> {
 
     const config = options.config ?? configFromEnvironment();
-    const log = options.log ?? consoleLog();
+    const log = options.log ?? consoleLog(false, config.logFormat);
     const trustedProxies = new TrustedProxies(config.trustedProxies);
     if (options.start) {
         checkFilesDirectory(config.filesDir);
@@ -207,7 +207,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     server.ext('onPreResponse', errorCodes(log));
     server.events.on({ name: 'request', channels: 'error' }, (request, event) => {
 
-        log(['request', 'error'], `${requestInWords(request)}: ${(event.error as Error | undefined)?.stack ?? ''}`);
+        log(['request', 'error'], `${requestInWords(request)}: ${(event.error as Error | undefined)?.stack ?? ''}`, requestLogFields(request));
     });
 
     // Closes what was opened above, after the plugins have let go of it (the records plugin's prepared statements).

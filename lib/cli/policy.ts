@@ -23,7 +23,7 @@ async function buildAsStartUpWould(config: Config): Promise<void> {
     try {
         const server = await deployment({
             config: { ...config, databaseUrl: 'sqlite::memory:', redisUrl: undefined, dataDir: scratch, filesDir: Path.join(scratch, 'files'), watchPolicies: false },
-            log: consoleLog(true)
+            log: consoleLog(true, config.logFormat)
         });
         await server.stop();
     }

@@ -15,7 +15,7 @@ export async function withServer<T>(work: (server: Server) => Promise<T>): Promi
 
     // A one-shot command needs no policy reloads; only errors are logged, on stderr.
     const config = configFromEnvironment(process.env, { watchPolicies: false });
-    const server = await deployment({ config, log: consoleLog(true) });
+    const server = await deployment({ config, log: consoleLog(true, config.logFormat) });
     try {
         return await work(server);
     }

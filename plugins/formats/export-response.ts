@@ -3,7 +3,7 @@ import { Readable } from 'stream';
 import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
 
 import { apiError } from '../../lib/errors';
-import type { Log } from '../../lib/logger';
+import { requestLogFields, type Log } from '../../lib/logger';
 import { inLargerChunks } from './chunks';
 import { contentDisposition } from './file-name';
 import { renderers, resourcesOf } from './renderers';
@@ -34,7 +34,7 @@ export function exportResponse(h: ResponseToolkit, request: ExportRequest, resou
     const body = h.request.method === 'head' ? Readable.from([], { objectMode: false }) :
         inLargerChunks(renderer.render({ title: subject.title, familyName: request.familyName, generatedAt, aggregate: request.aggregate, sections }, resources));
 
-    body.on('error', (error: Error) => log(['formats', 'error'], `${request.format} export of ${subject.fileStem} failed part-way (request ${h.request.requestId}): ${error.stack ?? error.message}`));
+    body.on('error', (error: Error) => log(['formats', 'error'], `${request.format} export of ${subject.fileStem} failed part-way (request ${h.request.requestId}): ${error.stack ?? error.message}`, requestLogFields(h.request)));
 
     const response = h.response(body)
         .type(renderer.contentType)

@@ -6,7 +6,7 @@ import type { ApiKeyCredentials } from '../../gateway/credentials';
 import type { StreamPolicy } from '../../gateway/policies/types';
 import { effectiveResources } from '../../gateway/scopes';
 import type { ChangeBatch, ChangeEventData } from '../../lib/change-bus';
-import type { Log } from '../../lib/logger';
+import { requestLogFields, type Log } from '../../lib/logger';
 import type { ChangeLogReader } from './change-log';
 import { sseEvent, sseHeartbeat, sseRetry } from './sse';
 
@@ -194,7 +194,7 @@ export class ChangeStream {
             }
         }
         catch (error) {
-            this.options.log(['stream', 'error'], `change stream of key ${this.keyId} failed (request ${this.request.requestId}): ${(error as Error).stack ?? String(error)}`);
+            this.options.log(['stream', 'error'], `change stream of key ${this.keyId} failed (request ${this.request.requestId}): ${(error as Error).stack ?? String(error)}`, requestLogFields(this.request));
             this.close('internal_error', 'The stream failed: reconnect with Last-Event-ID to resume after the last event received.');
         }
         finally {

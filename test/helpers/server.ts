@@ -59,7 +59,7 @@ export async function testServer(options: TestServerOptions = {}): Promise<Serve
     };
 
     const config: Config = configFromEnvironment(env, shared ? { databaseUrl: shared.databaseUrl, secretKey: shared.secretKey } : {});
-    return deployment({ config, log: consoleLog(true) });
+    return deployment({ config, log: consoleLog(true, config.logFormat) });
 }
 
 export interface FamilyFixture {

@@ -96,4 +96,21 @@ describe('configFromEnvironment()', () => {
             }
         });
     });
+
+    describe('LOG_FORMAT', () => {
+
+        it('is text when unset, and takes text or json', () => {
+
+            expect(configFromEnvironment({}).logFormat).to.equal('text');
+            expect(configFromEnvironment({ LOG_FORMAT: 'json' }).logFormat).to.equal('json');
+            expect(configFromEnvironment({ LOG_FORMAT: 'text' }).logFormat).to.equal('text');
+        });
+
+        it('stops start-up on any other value, naming the ones it takes', () => {
+
+            for (const value of ['JSON', 'logfmt', '']) {
+                expect(() => configFromEnvironment({ LOG_FORMAT: value })).to.throw(ConfigError, /^Invalid configuration: "LOG_FORMAT" must be one of \[text, json\]/);
+            }
+        });
+    });
 });

@@ -176,6 +176,28 @@ describe('X-Request-Id', () => {
         expect(lines.join('')).to.contain('injected fault');
     });
 
+    it('is a field of the 500\'s log line in JSON logs (LOG_FORMAT=json), with the method and path, the stack inside the line', async () => {
+
+        const jsonLogged = await testServer({ env: { LOG_FORMAT: 'json' } });
+        try {
+            const family = await familyWithKey(jsonLogged);
+            const { response, logged } = await withFailingChangeLog(jsonLogged, () => family.inject('POST', '/api/v1/persons', createBody('persons')));
+            expect(response.statusCode).to.equal(500);
+            const id = madeIdOf(response, 'a 500');
+            const lines = logged.map((line) => JSON.parse(line)).filter((line) => line.tags.includes('request'));
+            expect(lines.length).to.be.at.least(1);
+            for (const line of lines) {
+                expect(line).to.include({ level: 'error', request_id: id, method: 'POST', path: '/api/v1/persons' });
+                expect(line.message as string).to.startWith(`${id} POST /api/v1/persons: `);
+            }
+
+            expect(lines.map((line) => line.message).join('')).to.contain('injected fault');
+        }
+        finally {
+            await jsonLogged.stop();
+        }
+    });
+
     it('is on the answers written straight on the connection, to bytes Node cannot read (431, 400)', async () => {
 
         const tooLong = parsedAnswer(await rawExchange(server, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: from-the-client\r\nX-Padding: ${'a'.repeat(Http.maxHeaderSize)}\r\n\r\n`));
