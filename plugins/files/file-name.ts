@@ -32,7 +32,7 @@ function shorten(name: string, maxLength: number): string {
  * The name an uploaded file is kept under: its last path segment only, without invisible
  * characters or ones Windows refuses, never a Windows device name (`_CON.txt` for `CON.txt`),
  * ending with one of the content's `extensions` (the first appended when it does not: a text
- * named `run.bat` would run on Windows), at most `maxLength` characters and 255 bytes; letters
+ * named `run.bat` would run on Windows; none asked for when there are none), at most `maxLength` characters and 255 bytes; letters
  * of every script stay. `file` when nothing is left.
  * (NUL and halves of surrogate pairs never get here: the upload's schema refuses them, as it
  * does in any text of a body.)
@@ -45,7 +45,7 @@ export function sanitizeFileName(name: string, maxLength: number, extensions: re
         .replace(/\s+/gu, ' ')
         .replace(dotsAndSpacesAtEnds, '') || 'file';
     const safe = deviceNameOnWindows.test(cleaned) ? `_${cleaned}` : cleaned;
-    const typed = extensions.includes(extensionOf(safe).toLowerCase()) ? safe : `${safe}${extensions[0]}`;
+    const typed = extensions.length === 0 || extensions.includes(extensionOf(safe).toLowerCase()) ? safe : `${safe}${extensions[0]}`;
 
     return shorten(typed, maxLength);
 }

@@ -22,8 +22,8 @@ export function detectMediaType(policy: FilesPolicy, data: Buffer): string | und
     return (bySignature ?? policy.media_types.find((type) => type.utf8_text && isPlainText(data)))?.name;
 }
 
-/** The file name extensions of a media type the policy declares. */
-export const extensionsOf = (policy: FilesPolicy, mediaType: string): string[] => policy.media_types.find((type) => type.name === mediaType)!.extensions;
+/** The file name extensions of a media type the policy declares; none for one it no longer does (a file uploaded before an edit). */
+export const extensionsOf = (policy: FilesPolicy, mediaType: string): readonly string[] => policy.media_types.find((type) => type.name === mediaType)?.extensions ?? [];
 
 /** `Image/JPEG; foo=bar` → `image/jpeg`. */
 const essence = (declared: string) => declared.split(';')[0].trim().toLowerCase();

@@ -4,10 +4,11 @@ import { apiError } from '../../lib/errors';
 import { assertPreconditions, preconditionsOf } from '../../lib/preconditions';
 import { BlobNotFoundError } from '../../lib/storage';
 import { unmodified } from '../../lib/unmodified';
-import type { ResourceName } from '../../models/resources';
+import { maxCharactersOf, resources, type ResourceName } from '../../models/resources';
 import { requestedRange, unsatisfiable } from './byte-range';
 import { fileResourceNames, type FilesContext } from './context';
-import { contentDisposition } from './file-name';
+import { contentDisposition, sanitizeFileName } from './file-name';
+import { extensionsOf } from './media-types';
 import { nowInSeconds, verifyFileToken } from './signed-urls';
 
 const gone = () => apiError(404, 'not_found', 'This file no longer exists.');
@@ -66,8 +67,13 @@ export function serveFileHandler(context: FilesContext) {
             throw error instanceof BlobNotFoundError ? gone() : error;
         }
 
-        const disposition = context.policies().files.resources.find((entry) => entry.name === grant.resource)!.disposition;
+        const files = context.policies().files;
+        const disposition = files.resources.find((entry) => entry.name === grant.resource)!.disposition;
         const mediaType = (record.get('media_type') as string | null) ?? 'application/octet-stream';
+        // The rules of an upload's name again, for a file stored before they were (255 bytes, the type's
+        // extension): a text kept as `run.bat` is saved as `run.bat.txt`. A name stored since is unchanged by them.
+        const resource = resources[grant.resource as ResourceName];
+        const downloadName = sanitizeFileName((record.get('original_name') as string | null) ?? 'file', maxCharactersOf(resource.fields.original_name), extensionsOf(files, mediaType));
         const response = h.response(stream)
             .code(range ? 206 : 200)
             .type(mediaType)
@@ -75,7 +81,7 @@ export function serveFileHandler(context: FilesContext) {
             .header('accept-ranges', 'bytes')
             .header('cache-control', cacheControl)
             .header('x-content-type-options', 'nosniff')
-            .header('content-disposition', contentDisposition(disposition, (record.get('original_name') as string | null) ?? 'file'));
+            .header('content-disposition', contentDisposition(disposition, downloadName));
 
         const policy = contentSecurityPolicy(mediaType);
         if (policy) {

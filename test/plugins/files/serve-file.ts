@@ -42,6 +42,27 @@ describe('GET /files/{token}', () => {
 
     const storedRow = (id: string) => server.app.services.models.records.gallery.findByPk(id);
 
+    it('names a download by the rules of an upload\'s name, also a file stored before them', async () => {
+
+        const family = await familyWithKey(server);
+        const cases: [string, string, string][] = [
+            ['photo.jpeg', 'image/png', 'photo.jpeg.png'],             // not the extension of its type
+            ['CON.png', 'image/png', '_CON.png'],                      // a Windows device name
+            [`${'ö'.repeat(200)}.png`, 'image/png', `${'ö'.repeat(125)}.png`],     // 404 bytes: cut to 255
+            ['Wedding.png', 'image/png', 'Wedding.png'],
+            ['old-scan', 'image/x-retired', 'old-scan']               // a type the policy no longer declares: nothing to append
+        ];
+
+        for (const [stored, mediaType, downloaded] of cases) {
+            const { id, path } = await galleryItem(family, sampleFile('png'));
+            await server.app.services.models.records.gallery.update({ original_name: stored, media_type: mediaType }, { where: { id } });
+            const response = await server.inject(path);
+            expect(response.statusCode, stored).to.equal(200);
+            expect(response.headers['content-type'], stored).to.equal(mediaType);
+            expect(response.headers['content-disposition'] as string, stored).to.endWith(`filename*=UTF-8''${encodeURIComponent(downloaded)}`);
+        }
+    });
+
     it('round-trips a file byte for byte over HTTP: upload, then download through the signed URL', async () => {
 
         const family = await familyWithKey(server);
