@@ -4,6 +4,7 @@ const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 
 // Random bytes drawn from the OS 4 KiB at a time and handed out once each: one system call for many
 // ids instead of one per id (request ids are made for every request). Node's randomUUID() caches alike.
+// A byte handed out is zeroed, so the pool never holds what an API key's secret was drawn from.
 const pool = Buffer.alloc(4096);
 let poolOffset = pool.length;
 
@@ -14,7 +15,9 @@ function randomByte(): number {
         poolOffset = 0;
     }
 
-    return pool[poolOffset++];
+    const byte = pool[poolOffset];
+    pool[poolOffset++] = 0;
+    return byte;
 }
 
 /** Random base62 text; rejection sampling keeps every character equally likely. */
