@@ -37,6 +37,8 @@ export interface Config {
     watchPolicies: boolean;
     /** How log lines are written: `text` lines, or one JSON object a line for log shippers. */
     logFormat: LogFormat;
+    /** Where Prometheus metrics are served (`GET /metrics`, a listener of their own); unset: nowhere. */
+    metrics?: { host: string; port: number };
 }
 
 /** A setting of the environment is wrong; the message names it. */
@@ -60,7 +62,9 @@ const schema = Joi.object({
     SECRET_KEY: Joi.string().min(32),
     PDF_FALLBACK_FONTS: Joi.string().allow(''),
     WATCH_POLICIES: Joi.boolean().default(true),
-    LOG_FORMAT: Joi.string().valid('text', 'json').default('text')
+    LOG_FORMAT: Joi.string().valid('text', 'json').default('text'),
+    METRICS_PORT: Joi.number().integer().min(0).max(65535),
+    METRICS_HOST: Joi.string().hostname().default('127.0.0.1').messages({ 'string.hostname': '"METRICS_HOST" must be a host name or an IP address to listen on' })
 }).unknown(true);
 
 /**
@@ -149,7 +153,8 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env, over
         secretKey: value.SECRET_KEY,
         pdfFallbackFonts: fallbackFonts(value.PDF_FALLBACK_FONTS),
         watchPolicies: value.WATCH_POLICIES,
-        logFormat: value.LOG_FORMAT
+        logFormat: value.LOG_FORMAT,
+        metrics: value.METRICS_PORT === undefined ? undefined : { host: value.METRICS_HOST, port: value.METRICS_PORT }
     };
 
     return { ...config, ...overrides };

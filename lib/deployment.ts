@@ -20,6 +20,7 @@ import { filesPlugin } from '../plugins/files';
 import { formatsPlugin } from '../plugins/formats';
 import { fallbackFontProblem } from '../plugins/formats/pdf-fonts';
 import { healthPlugin } from '../plugins/health';
+import { metricsPlugin } from '../plugins/metrics';
 import { recordsPlugin } from '../plugins/records';
 import { sitePlugin } from '../plugins/site';
 import { streamPlugin } from '../plugins/stream';
@@ -293,6 +294,8 @@ async function registerPlugins(server: Server, services: Services, master: Buffe
         {
             plugin: webhooksPlugin,
             options: { models, sequelize, transaction, log, policyStore, changeBus, secretKey: derivedKey(master, 'webhook-secrets') }
-        }
+        },
+        // Only when METRICS_PORT asks for it: otherwise not a listener more per request.
+        ...config.metrics ? [{ plugin: metricsPlugin, options: { ...config.metrics, models, log } }] : []
     ]);
 }

@@ -1,0 +1,69 @@
+import type { Plugin } from '@hapi/hapi';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+
+import type { Log } from '../../lib/logger';
+import type { Models } from '../../models';
+import { observeRequests } from './http-metrics';
+import { ScrapeListener } from './scrape-listener';
+
+export interface MetricsOptions {
+    host: string;
+    port: number;
+    models: Models;
+    log: Log;
+}
+
+/** What the metrics plugin offers (`server.plugins.metrics`): for tests. */
+export interface MetricsApi {
+    /** The port Prometheus scrapes, once the server has started. */
+    port(): number;
+}
+
+declare module '@hapi/hapi' {
+    interface PluginProperties {
+        metrics: MetricsApi;
+    }
+}
+
+/**
+ * Prometheus metrics (METRICS_PORT; off by default, at no cost then): the process's own (CPU,
+ * memory, event loop lag, garbage collection), the requests' durations by route and status, the
+ * open change streams and the webhook deliveries waiting. A registry of its own, not prom-client's
+ * global one. Served on a listener of its own once the server starts, so the CLI, which only
+ * initialises a server, never opens it.
+ */
+export const metricsPlugin: Plugin<MetricsOptions> = {
+    name: 'metrics',
+    dependencies: ['stream'],
+    register(server, options) {
+
+        const registry = new Registry();
+        collectDefaultMetrics({ register: registry });
+        observeRequests(server, registry);
+
+        new Gauge({
+            name: 'family_records_change_streams_open',
+            help: 'Change streams (SSE) this instance holds open.',
+            registers: [registry],
+            collect() {
+
+                this.set(server.plugins.stream.openStreams());
+            }
+        });
+
+        new Gauge({
+            name: 'family_records_webhook_deliveries_pending',
+            help: 'Webhook deliveries queued or waiting for a retry, of every instance (read from the database at each scrape).',
+            registers: [registry],
+            async collect() {
+
+                this.set(await options.models.WebhookDelivery.count({ where: { status: 'pending' } }));
+            }
+        });
+
+        const listener = new ScrapeListener(registry, options.log);
+        server.ext('onPostStart', () => listener.listen(options.host, options.port));
+        server.ext('onPreStop', () => listener.close());
+        server.expose({ port: () => listener.port } satisfies MetricsApi);
+    }
+};

@@ -1,0 +1,159 @@
+import Net from 'net';
+
+import * as Lab from '@hapi/lab';
+import { expect } from '@hapi/code';
+import type { Server } from '@hapi/hapi';
+
+import { ConfigError, configFromEnvironment } from '../../../lib/config';
+import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
+import { openedStream } from '../stream/client';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+/** One sample of the scrape's text: `name{labels} value`, its value, or undefined when it has none. */
+function sampleOf(scrape: string, sample: string): number | undefined {
+
+    const line = scrape.split('\n').find((candidate) => candidate.startsWith(`${sample} `));
+    return line === undefined ? undefined : Number(line.slice(sample.length + 1));
+}
+
+const requestCount = (method: string, route: string, status: number) => `family_records_http_request_duration_seconds_count{method="${method}",route="${route}",status="${status}"}`;
+
+describe('Prometheus metrics (METRICS_PORT)', () => {
+
+    let server: Server;
+    let family: FamilyFixture;
+    const scrapeUrl = () => `http://127.0.0.1:${server.plugins.metrics.port()}/metrics`;
+    const scrape = async () => {
+
+        const response = await fetch(scrapeUrl());
+        expect(response.status).to.equal(200);
+        expect(response.headers.get('content-type')).to.equal('text/plain; version=0.0.4; charset=utf-8');
+        return response.text();
+    };
+
+    before(async () => {
+
+        server = await testServer({ env: { METRICS_PORT: '0' } });
+        await server.start();
+        family = await familyWithKey(server);
+    });
+
+    after(async () => {
+
+        if (server.info.started) {
+            await server.stop();
+        }
+    });
+
+    it('counts and times every answered request by method, route pattern and status, naming no record, family or key', async () => {
+
+        const before = await scrape();
+        const person = await family.inject('POST', '/api/v1/persons', { first_name: 'Ada', last_name: 'Lind' });
+        const id = JSON.parse(person.payload).data.id;
+        for (const path of ['/api/v1/persons', '/api/v1/persons', `/api/v1/persons/${id}`, '/api/v1/persons/per_AAAAAAAAAAAAAAAAAAAA']) {
+            await fetch(`${server.info.uri}${path}`, { headers: { authorization: `Bearer ${family.key}` } });
+        }
+
+        await fetch(`${server.info.uri}/api/v1/persons`);
+        await fetch(`${server.info.uri}/no/such/page`);
+        const after = await scrape();
+
+        const counted = (method: string, route: string, status: number) => (sampleOf(after, requestCount(method, route, status)) ?? 0) - (sampleOf(before, requestCount(method, route, status)) ?? 0);
+        expect(counted('GET', '/api/v1/persons', 200)).to.equal(2);
+        expect(counted('GET', '/api/v1/persons/{id}', 200)).to.equal(1);
+        expect(counted('GET', '/api/v1/persons/{id}', 404)).to.equal(1);
+        expect(counted('GET', '/api/v1/persons', 401)).to.equal(1);
+        expect(counted('GET', '/{p*}', 404)).to.equal(1);
+        expect(counted('POST', '/api/v1/persons', 201)).to.equal(1);
+        expect(sampleOf(after, 'family_records_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/v1/persons",status="200"}')).to.exist();
+
+        for (const secret of [family.familyLongId, family.key, family.keyId, id, 'no/such/page']) {
+            expect(after).to.not.contain(secret);
+        }
+    });
+
+    it('has the process\'s own metrics: CPU, memory, event loop lag, garbage collection', async () => {
+
+        const text = await scrape();
+        for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
+            expect(sampleOf(text, name), name).to.be.a.number();
+        }
+
+        expect(text).to.contain('nodejs_gc_duration_seconds');
+    });
+
+    it('counts the change streams open on this instance', async () => {
+
+        const before = sampleOf(await scrape(), 'family_records_change_streams_open')!;
+        const stream = await openedStream(server, family);
+        expect(sampleOf(await scrape(), 'family_records_change_streams_open')).to.equal(before + 1);
+        stream.response.destroy();
+    });
+
+    it('counts the webhook deliveries waiting, read from the database', async () => {
+
+        const { WebhookEndpoint, WebhookDelivery } = server.app.services.models;
+        const before = sampleOf(await scrape(), 'family_records_webhook_deliveries_pending')!;
+        // Stored state, as a delivery waiting for its next attempt leaves it: the endpoint inactive, so no worker takes it.
+        await WebhookEndpoint.create({
+            id: 'whe_metricstest0000000001', family_long_id: family.familyLongId, url: 'https://hooks.example.com/family', resources: ['persons'],
+            active: false, secret_encrypted: 'unused', secret_last_four: 'abcd', created_after_event_id: 0, created_by: 'test'
+        });
+        await WebhookDelivery.create({
+            id: 'whd_metricstest0000000001', endpoint_id: 'whe_metricstest0000000001', family_long_id: family.familyLongId, event_id: null,
+            event_type: 'ping', payload: '{}', status: 'pending', next_attempt_at: new Date(Date.now() + 3600_000)
+        });
+        expect(sampleOf(await scrape(), 'family_records_webhook_deliveries_pending')).to.equal(before + 1);
+    });
+
+    it('answers only GET and HEAD /metrics on its port, and the service\'s own port has no /metrics', async () => {
+
+        expect((await fetch(scrapeUrl().replace('/metrics', '/'))).status).to.equal(404);
+        expect((await fetch(scrapeUrl(), { method: 'POST' })).status).to.equal(404);
+        const head = await fetch(scrapeUrl(), { method: 'HEAD' });
+        expect(head.status).to.equal(200);
+        expect(await head.text()).to.equal('');
+        expect((await fetch(`${server.info.uri}/metrics`)).status).to.equal(404);
+    });
+
+    it('stops listening when the server stops', async () => {
+
+        const port = server.plugins.metrics.port();
+        await server.stop();
+        const refused = await new Promise<boolean>((resolve) => {
+
+            const socket = Net.connect(port, '127.0.0.1', () => {
+
+                socket.destroy();
+                resolve(false);
+            });
+            socket.on('error', () => resolve(true));
+        });
+        expect(refused).to.be.true();
+    });
+});
+
+describe('METRICS_PORT unset', () => {
+
+    it('registers no metrics plugin and opens no listener', async () => {
+
+        const server = await testServer();
+        try {
+            await server.start();
+            expect(Object.keys(server.registrations)).to.not.include('metrics');
+        }
+        finally {
+            await server.stop();
+        }
+    });
+
+    it('stops start-up on a port that is no port, or a METRICS_HOST that is no host', () => {
+
+        expect(() => configFromEnvironment({ METRICS_PORT: '70000' })).to.throw(ConfigError, /"METRICS_PORT" must be less than or equal to 65535/);
+        expect(() => configFromEnvironment({ METRICS_PORT: 'nine' })).to.throw(ConfigError, /"METRICS_PORT" must be a number/);
+        expect(() => configFromEnvironment({ METRICS_PORT: '9100', METRICS_HOST: 'not a host' })).to.throw(ConfigError, /"METRICS_HOST" must be a host name or an IP address to listen on/);
+        expect(configFromEnvironment({ METRICS_PORT: '9100' }).metrics).to.equal({ host: '127.0.0.1', port: 9100 });
+    });
+});
