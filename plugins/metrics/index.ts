@@ -15,8 +15,8 @@ export interface MetricsOptions {
 
 /** What the metrics plugin offers (`server.plugins.metrics`): for tests. */
 export interface MetricsApi {
-    /** The port Prometheus scrapes, once the server has started. */
-    port(): number;
+    /** The port Prometheus scrapes, once the server has started (undefined before, and after it stops). */
+    port(): number | undefined;
 }
 
 declare module '@hapi/hapi' {

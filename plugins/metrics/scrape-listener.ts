@@ -46,10 +46,10 @@ export class ScrapeListener {
         });
     }
 
-    /** The port it listens on (the one the OS chose for METRICS_PORT=0). */
-    get port(): number {
+    /** The port it listens on (the one the OS chose for METRICS_PORT=0); undefined when it does not listen. */
+    get port(): number | undefined {
 
-        return (this.server.address() as AddressInfo).port;
+        return (this.server.address() as AddressInfo | null)?.port;
     }
 
     close(): Promise<void> {

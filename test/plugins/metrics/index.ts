@@ -24,7 +24,7 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
 
     let server: Server;
     let family: FamilyFixture;
-    const scrapeUrl = () => `http://127.0.0.1:${server.plugins.metrics.port()}/metrics`;
+    const scrapeUrl = () => `http://127.0.0.1:${server.plugins.metrics.port()!}/metrics`;
     const scrape = async () => {
 
         const response = await fetch(scrapeUrl());
@@ -120,8 +120,9 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
 
     it('stops listening when the server stops', async () => {
 
-        const port = server.plugins.metrics.port();
+        const port = server.plugins.metrics.port()!;
         await server.stop();
+        expect(server.plugins.metrics.port()).to.be.undefined();
         const refused = await new Promise<boolean>((resolve) => {
 
             const socket = Net.connect(port, '127.0.0.1', () => {
@@ -132,6 +133,21 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
             socket.on('error', () => resolve(true));
         });
         expect(refused).to.be.true();
+    });
+});
+
+describe('METRICS_PORT and a server that is not started (the CLI)', () => {
+
+    it('opens no listener: a CLI command in the instances\' environment takes no port', async () => {
+
+        const server = await testServer({ env: { METRICS_PORT: '0' } });
+        try {
+            expect(Object.keys(server.registrations)).to.include('metrics');
+            expect(server.plugins.metrics.port()).to.be.undefined();
+        }
+        finally {
+            await server.stop();
+        }
     });
 });
 
