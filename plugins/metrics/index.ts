@@ -5,6 +5,7 @@ import type { Log } from '../../lib/logger';
 import type { Models } from '../../models';
 import { observeRequests } from './http-metrics';
 import { ScrapeListener } from './scrape-listener';
+import { webhookGauges } from './webhook-gauges';
 
 export interface MetricsOptions {
     host: string;
@@ -28,9 +29,9 @@ declare module '@hapi/hapi' {
 /**
  * Prometheus metrics (METRICS_PORT; off by default, at no cost then): the process's own (CPU,
  * memory, event loop lag, garbage collection), the requests' durations by route and status, the
- * open change streams and the webhook deliveries waiting. A registry of its own, not prom-client's
- * global one. Served on a listener of its own once the server starts, so the CLI, which only
- * initialises a server, never opens it.
+ * open change streams, and the webhooks' deliveries waiting and endpoints failing. A registry of
+ * its own, not prom-client's global one. Served on a listener of its own once the server starts,
+ * so the CLI, which only initialises a server, never opens it.
  */
 export const metricsPlugin: Plugin<MetricsOptions> = {
     name: 'metrics',
@@ -51,15 +52,7 @@ export const metricsPlugin: Plugin<MetricsOptions> = {
             }
         });
 
-        new Gauge({
-            name: 'family_records_webhook_deliveries_pending',
-            help: 'Webhook deliveries queued or waiting for a retry, of every instance (read from the database at each scrape).',
-            registers: [registry],
-            async collect() {
-
-                this.set(await options.models.WebhookDelivery.count({ where: { status: 'pending' } }));
-            }
-        });
+        webhookGauges(registry, options.models);
 
         const listener = new ScrapeListener(registry, options.log);
         server.ext('onPostStart', () => listener.listen(options.host, options.port));

@@ -92,20 +92,44 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
         stream.response.destroy();
     });
 
-    it('counts the webhook deliveries waiting, read from the database', async () => {
+    it('counts the webhooks\' deliveries waiting and retrying, and endpoints failing or given up on, read from the database', async () => {
 
-        const { WebhookEndpoint, WebhookDelivery } = server.app.services.models;
-        const before = sampleOf(await scrape(), 'family_records_webhook_deliveries_pending')!;
-        // Stored state, as a delivery waiting for its next attempt leaves it: the endpoint inactive, so no worker takes it.
-        await WebhookEndpoint.create({
-            id: 'whe_metricstest0000000001', family_long_id: family.familyLongId, url: 'https://hooks.example.com/family', resources: ['persons'],
-            active: false, secret_encrypted: 'unused', secret_last_four: 'abcd', created_after_event_id: 0, created_by: 'test'
+        const { WebhookEndpoint, WebhookDelivery, ChangeEvent } = server.app.services.models;
+        const gauges = ['pending', 'retrying'].map((state) => `family_records_webhook_deliveries_${state}`).concat(['failing', 'disabled_by_service'].map((state) => `family_records_webhook_endpoints_${state}`));
+        const read = async () => {
+
+            const text = await scrape();
+            return gauges.map((gauge) => sampleOf(text, gauge)!);
+        };
+
+        const before = await read();
+        // Stored state, as the service leaves it, for endpoints of history, which this family never changes: no
+        // event is queued for them, and the deliveries below are due in an hour, so no worker touches any of it.
+        const newestEvent = Number(await ChangeEvent.max('id') ?? 0);
+        const endpoint = (id: string, fields: Record<string, unknown>) => WebhookEndpoint.create({
+            id, family_long_id: family.familyLongId, url: 'https://hooks.example.com/family', resources: ['history'],
+            active: false, secret_encrypted: 'unused', secret_last_four: 'abcd', created_after_event_id: newestEvent, created_by: 'test', ...fields
         });
-        await WebhookDelivery.create({
-            id: 'whd_metricstest0000000001', endpoint_id: 'whe_metricstest0000000001', family_long_id: family.familyLongId, event_id: null,
-            event_type: 'ping', payload: '{}', status: 'pending', next_attempt_at: new Date(Date.now() + 3600_000)
+        const delivery = (id: string, status: 'pending' | 'delivered', attempts: number) => WebhookDelivery.create({
+            id, endpoint_id: 'whe_metricstest0000000001', family_long_id: family.familyLongId, event_id: null,
+            event_type: 'ping', payload: '{}', status, attempts, next_attempt_at: status === 'pending' ? new Date(Date.now() + 3600_000) : null
         });
-        expect(sampleOf(await scrape(), 'family_records_webhook_deliveries_pending')).to.equal(before + 1);
+        const endpointIds = ['whe_metricstest0000000001', 'whe_metricstest0000000002', 'whe_metricstest0000000003'];
+        try {
+            await endpoint(endpointIds[0], { disabled_by: 'system', disabled_reason: 'failing for 3 days' });
+            await endpoint(endpointIds[1], { disabled_by: 'usr_manager' });
+            await endpoint(endpointIds[2], { active: true, failing_since: new Date() });
+            await delivery('whd_metricstest0000000001', 'pending', 0);
+            await delivery('whd_metricstest0000000002', 'pending', 3);
+            await delivery('whd_metricstest0000000003', 'delivered', 1);
+
+            const after = await read();
+            expect(after.map((value, index) => value - before[index])).to.equal([2, 1, 1, 1]);
+        }
+        finally {
+            // The PostgreSQL run shares its database between test files: leave nothing for another one's counts.
+            await WebhookEndpoint.destroy({ where: { id: endpointIds } });
+        }
     });
 
     it('answers only GET and HEAD /metrics on its port, and the service\'s own port has no /metrics', async () => {
