@@ -30,6 +30,14 @@ export function parseEntityTags(value: string): EntityTags | undefined {
 export const namesStrongly = (tags: EntityTags, etag: string): boolean => tags === '*' || tags.includes(`"${etag}"`);
 
 /**
+ * The tags a client got from a compressed answer as the tags they were made from. hapi appends the content
+ * coding to a tag that varies with it (`"<sha256>-gzip"`, `h.entity()` with `vary`), and reads such a tag
+ * back in If-None-Match itself, but not in If-Match, which the service checks: there the file's tag is
+ * the same file whichever coding it came in.
+ */
+export const withoutContentCoding = (tags: EntityTags): EntityTags => (tags === '*' ? tags : tags.map((tag) => tag.replace(/-(?:gzip|deflate)"$/, '"')));
+
+/**
  * Whether `tags` name the entity tag `etag` by weak comparison (RFC 9110 §8.8.3.2), as If-None-Match
  * asks: `W/"4"` names `"4"` too, as a cache or proxy that weakened the tag would send it back.
  */

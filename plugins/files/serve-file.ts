@@ -1,6 +1,7 @@
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 
 import { apiError } from '../../lib/errors';
+import { withoutContentCoding } from '../../lib/entity-tags';
 import { assertPreconditions, preconditionsOf } from '../../lib/preconditions';
 import { BlobNotFoundError } from '../../lib/storage';
 import { unmodified } from '../../lib/unmodified';
@@ -46,7 +47,9 @@ export function serveFileHandler(context: FilesContext) {
         const uploadedAt = record.get('created_at') as Date;
         const lastModified = uploadedAt.toUTCString();
         // RFC 9110 §13.2.2: If-Match or If-Unmodified-Since (412) before If-None-Match or If-Modified-Since (304), before If-Range.
-        assertPreconditions(preconditionsOf(request), { etag: sha256, lastModified: uploadedAt }, 'this URL serves one file, which never changes. Ask for it without the header to learn its ETag and Last-Modified.');
+        const preconditions = preconditionsOf(request);
+        const ifMatch = preconditions.ifMatch && withoutContentCoding(preconditions.ifMatch);
+        assertPreconditions({ ...preconditions, ifMatch }, { etag: sha256, lastModified: uploadedAt }, 'this URL serves one file, which never changes. Ask for it without the header to learn its ETag and Last-Modified.');
         const notModified = unmodified(request, h, { etag: sha256, modified: lastModified });
         if (notModified) {
             return notModified.header('cache-control', cacheControl);

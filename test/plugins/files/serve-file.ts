@@ -6,7 +6,7 @@ import { derivedKey, masterSecret } from '../../../lib/secrets';
 import { fileToken } from '../../../plugins/files/signed-urls';
 import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { bodyOf, dataOf, expectError } from '../records/fixtures';
-import { pathOf, sampleFile, sha256Of, upload } from './fixtures';
+import { pathOf, sampleFile, sampleText, sha256Of, upload } from './fixtures';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -224,6 +224,27 @@ describe('GET /files/{token}', () => {
         }
 
         expectError(await server.inject({ url: path, headers: { 'if-match': sha256Of(file) } }), 400, 'invalid_request', 'If-Match');
+    });
+
+    it('takes in If-Match the ETag of a compressed answer (hapi appends -gzip to it), as it does in If-None-Match', async () => {
+
+        const family = await familyWithKey(server);
+        const text = sampleText(5000);
+        const created = dataOf(await upload(family, 'documents', text, { original_name: 'notes.txt' }), 201);
+        const path = pathOf((await family.inject('GET', `/api/v1/documents/${created.id}/file`)).headers.location as string);
+
+        const compressed = await server.inject({ url: path, headers: { 'accept-encoding': 'gzip' } });
+        expect(compressed.headers['content-encoding']).to.equal('gzip');
+        const etag = compressed.headers.etag as string;
+        expect(etag).to.equal(`"${sha256Of(text)}-gzip"`);
+
+        for (const encoding of ['gzip', 'identity']) {
+            const served = await server.inject({ url: path, headers: { 'accept-encoding': encoding, 'if-match': etag } });
+            expect(served.statusCode, encoding).to.equal(200);
+        }
+
+        expect((await server.inject({ url: path, headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } })).statusCode).to.equal(304);
+        expectError(await server.inject({ url: path, headers: { 'if-match': `"${sha256Of(sampleText(6000))}-gzip"` } }), 412, 'precondition_failed', 'If-Match does not name the current ETag');
     });
 
     it('answers If-Unmodified-Since: 412 precondition_failed for a date before the upload, the file for one since; If-Match decides when both are sent', async () => {
