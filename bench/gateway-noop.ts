@@ -6,7 +6,8 @@
  * (what the deployment's own server settings cost apart from the gateway), the gateway with
  * every policy of its chain disabled (what API-key authentication alone costs), the bare route
  * behind an auth scheme that admits every request without reading it (what hapi's own
- * authentication step costs: the floor under any hapi auth scheme, ours included), and the bare
+ * authentication step costs: the floor under any hapi auth scheme, ours included), the gateway with
+ * Prometheus metrics on (METRICS_PORT: what timing every request costs), and the bare
  * route doing 2 µs of busy work (how far 2 µs more per request moves the ratio on this machine).
  * Target: at least 85% of the bare route's requests/s.
  */
@@ -83,13 +84,16 @@ async function gatewayNoop(): Promise<void> {
     bare.route(admittedRoute);
     const gateway = await benchDeployment({ extraRoutes: [noopRoute, ungatedRoute] });
     const authOnly = await benchDeployment({ extraRoutes: [noopRoute], env: { GATEWAY_CONFIG: authOnlyGatewayConfig() } });
+    const metered = await benchDeployment({ extraRoutes: [noopRoute], env: { METRICS_PORT: '0' } });
     try {
         const { key } = await familyWithKey(gateway);
         const { key: authOnlyKey } = await familyWithKey(authOnly);
+        const { key: meteredKey } = await familyWithKey(metered);
         const baselineTarget = { scenario: 'bare hapi: GET /bare-noop', url: `${bare.info.uri}/bare-noop` };
         const ungatedTarget = { scenario: 'deployment, no gateway: GET /bench-noop', url: `${gateway.info.uri}${ungatedRoute.path}` };
         const authOnlyTarget = { scenario: 'gateway, API-key auth only (no policy)', url: `${authOnly.info.uri}${noopRoute.path}`, headers: { authorization: `Bearer ${authOnlyKey}` } };
         const gatewayTarget = { scenario: 'gateway: GET /api/v1/bench-noop', url: `${gateway.info.uri}${noopRoute.path}`, headers: { authorization: `Bearer ${key}` } };
+        const meteredTarget = { scenario: 'gateway, Prometheus metrics on', url: `${metered.info.uri}${noopRoute.path}`, headers: { authorization: `Bearer ${meteredKey}` } };
         const admittedTarget = { scenario: 'bare hapi + auth scheme admitting all', url: `${bare.info.uri}${admittedRoute.path}` };
         const busyTarget = { scenario: `bare hapi + ${calibrationMicroseconds} µs busy work`, url: `${bare.info.uri}${busyRoute.path}` };
 
@@ -108,7 +112,9 @@ async function gatewayNoop(): Promise<void> {
             check: (_body, headers) => headers.has('ratelimit-policy') ? undefined : 'no RateLimit headers: the policy chain did not run'
         });
 
-        const measurements = await measureTargets([baselineTarget, ungatedTarget, authOnlyTarget, gatewayTarget, admittedTarget, busyTarget], settings);
+        await preflight(meteredTarget, { status: 200 });
+
+        const measurements = await measureTargets([baselineTarget, ungatedTarget, authOnlyTarget, gatewayTarget, meteredTarget, admittedTarget, busyTarget], settings);
         const [baseline, , , measured] = measurements;
 
         const ratio = measured.requestsPerSecond / baseline.requestsPerSecond;
@@ -117,6 +123,7 @@ async function gatewayNoop(): Promise<void> {
         assertNoErrors(measurements);
     }
     finally {
+        await metered.stop();
         await authOnly.stop();
         await gateway.stop();
         await bare.stop();
