@@ -2,7 +2,10 @@
  * File names come from clients and go back out in Content-Disposition headers, so they
  * are reduced to something safe to store and to show.
  */
+import type { FilesPolicy } from '../../gateway/policies/types';
 import { cutToFit, fileNameBytes, rfc5987, withoutInvisibles } from '../../lib/file-name-text';
+import { maxCharactersOf, type ResourceDeclaration } from '../../models/resources';
+import { extensionsOf } from './media-types';
 
 // Characters Windows refuses in file names.
 const reservedOnWindows = /[<>:"|?*]/g;
@@ -49,6 +52,14 @@ export function sanitizeFileName(name: string, maxLength: number, extensions: re
 
     return shorten(typed, maxLength);
 }
+
+/**
+ * A file's name by sanitizeFileName()'s rules, with what they take from the resource (the length of its
+ * `original_name`) and from files.yaml (the extensions of `mediaType`): the name an upload is kept under,
+ * and the one a download is saved as, also for a file kept before these rules.
+ */
+export const fileNameOf = (name: string, resource: ResourceDeclaration, files: FilesPolicy, mediaType: string): string =>
+    sanitizeFileName(name, maxCharactersOf(resource.fields.original_name), extensionsOf(files, mediaType));
 
 /**
  * `attachment; filename="Zoe.pdf"; filename*=UTF-8''Zo%C3%AB.pdf` (RFC 6266): the UTF-8 name

@@ -5,11 +5,10 @@ import { withoutContentCoding } from '../../lib/entity-tags';
 import { assertPreconditions, preconditionsOf } from '../../lib/preconditions';
 import { BlobNotFoundError } from '../../lib/storage';
 import { unmodified } from '../../lib/unmodified';
-import { maxCharactersOf, resources, type ResourceName } from '../../models/resources';
+import { resources, type ResourceName } from '../../models/resources';
 import { requestedRange, unsatisfiable } from './byte-range';
 import { fileResourceNames, type FilesContext } from './context';
-import { contentDisposition, sanitizeFileName } from './file-name';
-import { extensionsOf } from './media-types';
+import { contentDisposition, fileNameOf } from './file-name';
 import { nowInSeconds, verifyFileToken } from './signed-urls';
 
 const gone = () => apiError(404, 'not_found', 'This file no longer exists.');
@@ -75,8 +74,7 @@ export function serveFileHandler(context: FilesContext) {
         const mediaType = (record.get('media_type') as string | null) ?? 'application/octet-stream';
         // The rules of an upload's name again, for a file stored before they were (255 bytes, the type's
         // extension): a text kept as `run.bat` is saved as `run.bat.txt`. A name stored since is unchanged by them.
-        const resource = resources[grant.resource as ResourceName];
-        const downloadName = sanitizeFileName((record.get('original_name') as string | null) ?? 'file', maxCharactersOf(resource.fields.original_name), extensionsOf(files, mediaType));
+        const downloadName = fileNameOf((record.get('original_name') as string | null) ?? 'file', resources[grant.resource as ResourceName], files, mediaType);
         const response = h.response(stream)
             .code(range ? 206 : 200)
             .type(mediaType)

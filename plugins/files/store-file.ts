@@ -1,11 +1,10 @@
 import type { ResourceDeclaration } from '../../models/resources';
-import { maxCharactersOf } from '../../models/resources';
 import type { ResourceRecord } from '../../models/resource-record';
 import type { CreateOptions } from '../records/writes';
 import { holdBlob, releaseBlob } from './blobs';
 import type { FilesContext } from './context';
-import { sanitizeFileName } from './file-name';
-import { acceptedMediaType, extensionsOf } from './media-types';
+import { fileNameOf } from './file-name';
+import { acceptedMediaType } from './media-types';
 import { assertUploadSize, assertWithinQuota, lockFamilyStorage, storageUsed } from './quota';
 
 /** A file for a gallery item or document, and the record's other fields. */
@@ -47,7 +46,7 @@ export async function storeFile(context: FilesContext, owner: FileOwner, resourc
     try {
         return await context.records.createRecord(familyLongId, resource, file.metadata, {
             serverValues: {
-                original_name: sanitizeFileName(file.originalName, maxCharactersOf(resource.fields.original_name), extensionsOf(policies.files, mediaType)),
+                original_name: fileNameOf(file.originalName, resource, policies.files, mediaType),
                 media_type: mediaType,
                 size_bytes: blob.size,
                 storage_key: blob.key,
