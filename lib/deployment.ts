@@ -82,8 +82,12 @@ function sayWhatIsWrongWithTheJson(error: Boom.Boom): void {
         : `The body is not valid JSON: ${error.data.message}.`;
 }
 
-/** How a log line names a request: its id (X-Request-Id, which a client quotes), method and path; a JSON line has them as fields too. */
-const requestInWords = (request: Request) => `${request.requestId} ${request.method.toUpperCase()} ${request.path}`;
+/** Logs a failure of `request`, naming its id (X-Request-Id, which a client quotes), method and path in the line; a JSON line has them as fields too. */
+function logRequestError(log: Log, request: Request, detail: string): void {
+
+    const fields = requestLogFields(request);
+    log(['request', 'error'], `${fields.request_id} ${fields.method} ${fields.path}: ${detail}`, fields);
+}
 
 /**
  * Every error response carries a stable code; unexpected ones are logged and never leak details, but tell
@@ -101,7 +105,7 @@ function errorCodes(log: Log) {
             }
 
             if (response.output.statusCode >= 500) {
-                log(['request', 'error'], `${requestInWords(request)}: ${response.stack ?? response.message}`, requestLogFields(request));
+                logRequestError(log, request, response.stack ?? response.message);
                 response.output.payload.message = `${response.output.payload.message.replace(/\.$/, '')}. Quote request id ${request.requestId} when reporting it.`;
             }
 
@@ -208,7 +212,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     server.ext('onPreResponse', errorCodes(log));
     server.events.on({ name: 'request', channels: 'error' }, (request, event) => {
 
-        log(['request', 'error'], `${requestInWords(request)}: ${(event.error as Error | undefined)?.stack ?? ''}`, requestLogFields(request));
+        logRequestError(log, request, (event.error as Error | undefined)?.stack ?? '');
     });
 
     // Closes what was opened above, after the plugins have let go of it (the records plugin's prepared statements).

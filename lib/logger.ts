@@ -17,7 +17,7 @@ export interface LogFields {
 export type Log = (tags: string[], message: string, fields?: LogFields) => void;
 
 /** The fields of a line about `request`. */
-export const requestLogFields = (request: Request): LogFields => ({ request_id: request.requestId, method: request.method.toUpperCase(), path: request.path });
+export const requestLogFields = (request: Request): Required<LogFields> => ({ request_id: request.requestId, method: request.method.toUpperCase(), path: request.path });
 
 /** The level a JSON line gives, from the tags every line carries: `error`, `warn`, else `info`. */
 const levelOf = (tags: string[]) => (tags.includes('error') ? 'error' : tags.includes('warn') ? 'warn' : 'info');
