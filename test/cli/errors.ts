@@ -3,45 +3,34 @@ import { expect } from '@hapi/code';
 import { TimeoutError } from 'sequelize';
 
 import { reportError } from '../../lib/cli/errors';
+import { capturingStderr } from '../helpers/stderr';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
 
 /** What reportError() wrote on stderr, and the exit code it chose. */
-function reported(error: unknown): { exitCode: number; stderr: string } {
+async function reported(error: unknown): Promise<{ exitCode: number; stderr: string }> {
 
-    const write = process.stderr.write;
-    let stderr = '';
-    process.stderr.write = ((chunk: string) => {
-
-        stderr += chunk;
-        return true;
-    }) as typeof process.stderr.write;
-
-    try {
-        return { exitCode: reportError(error), stderr };
-    }
-    finally {
-        process.stderr.write = write;
-    }
+    const { result: exitCode, written } = await capturingStderr(() => reportError(error));
+    return { exitCode, stderr: written.join('') };
 }
 
 describe('reportError()', () => {
 
-    it('says the database is busy when SQLite gave up waiting for another process\'s lock, not that the configuration is wrong', () => {
+    it('says the database is busy when SQLite gave up waiting for another process\'s lock, not that the configuration is wrong', async () => {
 
         // What Sequelize throws once SQLite's busy timeout runs out (a server or a backup holding the write lock).
         const busy = new TimeoutError(Object.assign(new Error('SQLITE_BUSY: database is locked'), { code: 'SQLITE_BUSY', sql: 'UPDATE `families` SET …' }));
 
-        expect(reported(busy)).to.equal({
+        expect(await reported(busy)).to.equal({
             exitCode: 1,
             stderr: 'error: the database is busy: another process kept it locked longer than this command waits (SQLITE_BUSY: database is locked); try again\n'
         });
     });
 
-    it('points at the configuration for an error it cannot explain', () => {
+    it('points at the configuration for an error it cannot explain', async () => {
 
-        expect(reported(new Error('connect ECONNREFUSED 127.0.0.1:5432')).stderr).to.equal(
+        expect((await reported(new Error('connect ECONNREFUSED 127.0.0.1:5432'))).stderr).to.equal(
             'error: connect ECONNREFUSED 127.0.0.1:5432 (unexpected: check the configuration (DATABASE_URL, REDIS_URL, DATA_DIR…: family-records --help) and that the database is reachable)\n');
     });
 });

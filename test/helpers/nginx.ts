@@ -1,10 +1,10 @@
 import ChildProcess from 'child_process';
 import Fs from 'fs';
 import Https from 'https';
-import Net from 'net';
 import Path from 'path';
 
 import { projectRoot } from '../../lib/config';
+import { accepts, freePort } from './ports';
 import { scratchDirectory } from './server';
 import { siteHost, testPki } from './test-pki';
 
@@ -12,30 +12,16 @@ import { siteHost, testPki } from './test-pki';
 export const nginxBinary = ['/usr/sbin/nginx', ...(process.env.PATH ?? '').split(':').map((directory) => Path.join(directory, 'nginx'))]
     .find((path) => Fs.existsSync(path));
 
-/** A port nobody listens on now: the one the OS gave a listener that is closed again. */
-function freePort(): Promise<number> {
-
-    return new Promise((resolve, reject) => {
-
-        const probe = Net.createServer();
-        probe.on('error', reject);
-        probe.listen(0, '127.0.0.1', () => {
-
-            const { port } = probe.address() as Net.AddressInfo;
-            probe.close(() => resolve(port));
-        });
-    });
-}
-
 /** Replaces what `pattern` matches in `text`, which it must match exactly `times` times: deploy/nginx.conf changed shape otherwise. */
 function replaceExactly(text: string, pattern: RegExp, replacement: string, times = 1): string {
 
-    const found = text.match(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`))?.length ?? 0;
+    const everywhere = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`);
+    const found = text.match(everywhere)?.length ?? 0;
     if (found !== times) {
         throw new Error(`deploy/nginx.conf: expected ${pattern} ${times} time(s), found it ${found} time(s)`);
     }
 
-    return text.replace(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`), replacement);
+    return text.replace(everywhere, replacement);
 }
 
 export interface SiteSettings {
@@ -142,16 +128,7 @@ export class TestNginx {
 
         const deadline = Date.now() + 5000;
         for (;;) {
-            const connected = await new Promise<boolean>((resolve) => {
-
-                const socket = Net.connect(this.port, '127.0.0.1', () => {
-
-                    socket.destroy();
-                    resolve(true);
-                });
-                socket.on('error', () => resolve(false));
-            });
-            if (connected) {
+            if (await accepts(this.port)) {
                 return;
             }
 

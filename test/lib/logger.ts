@@ -2,43 +2,31 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
 import { consoleLog, type Log } from '../../lib/logger';
+import { capturingStderr } from '../helpers/stderr';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
 
 /** What `work` writes to stderr, write by write. */
-function stderrOf(work: () => void): string[] {
-
-    const written: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((text: string) => written.push(String(text)) > 0) as typeof process.stderr.write;
-    try {
-        work();
-    }
-    finally {
-        process.stderr.write = write;
-    }
-
-    return written;
-}
+const stderrOf = async (work: () => void) => (await capturingStderr(work)).written;
 
 const isoTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const failure = 'delivery 7: Error: connect ECONNREFUSED\n    at TCPConnectWrap.afterConnect (node:net:1555:16)';
 
 describe('consoleLog()', () => {
 
-    it('writes text lines by default: time, tags, message', () => {
+    it('writes text lines by default: time, tags, message', async () => {
 
-        const [line] = stderrOf(() => consoleLog()(['policy', 'info'], 'policies reloaded'));
+        const [line] = await stderrOf(() => consoleLog()(['policy', 'info'], 'policies reloaded'));
         const [time, rest] = [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)];
         expect(time).to.match(isoTime);
         expect(rest).to.equal('[policy,info] policies reloaded\n');
     });
 
-    it('writes one JSON object a line in the json format, a stack trace inside its line, with a level from the tags', () => {
+    it('writes one JSON object a line in the json format, a stack trace inside its line, with a level from the tags', async () => {
 
         const log: Log = consoleLog(false, 'json');
-        const written = stderrOf(() => {
+        const written = await stderrOf(() => {
 
             log(['webhooks', 'error'], failure);
             log(['webhooks', 'warn'], 'disabled webhook endpoint whe_1');
@@ -59,20 +47,20 @@ describe('consoleLog()', () => {
         expect(untagged.level).to.equal('info');
     });
 
-    it('gives a line about a request its id, method and path as fields in JSON; a text line has them in its message', () => {
+    it('gives a line about a request its id, method and path as fields in JSON; a text line has them in its message', async () => {
 
         const fields = { request_id: 'req_0123456789abcdefgh', method: 'POST', path: '/api/v1/persons' };
-        const [json] = stderrOf(() => consoleLog(false, 'json')(['request', 'error'], 'req_0123456789abcdefgh POST /api/v1/persons: Error: boom', fields));
+        const [json] = await stderrOf(() => consoleLog(false, 'json')(['request', 'error'], 'req_0123456789abcdefgh POST /api/v1/persons: Error: boom', fields));
         expect(JSON.parse(json)).to.include({ level: 'error', ...fields });
 
-        const [text] = stderrOf(() => consoleLog()(['request', 'error'], 'req_0123456789abcdefgh POST /api/v1/persons: Error: boom', fields));
+        const [text] = await stderrOf(() => consoleLog()(['request', 'error'], 'req_0123456789abcdefgh POST /api/v1/persons: Error: boom', fields));
         expect(text).to.endWith('[request,error] req_0123456789abcdefgh POST /api/v1/persons: Error: boom\n');
     });
 
-    it('keeps only errors when quiet (the CLI), in either format', () => {
+    it('keeps only errors when quiet (the CLI), in either format', async () => {
 
         for (const format of ['text', 'json'] as const) {
-            const written = stderrOf(() => {
+            const written = await stderrOf(() => {
 
                 const log = consoleLog(true, format);
                 log(['policy', 'info'], 'policies reloaded');

@@ -8,6 +8,7 @@ import type { Server, ServerInjectOptions, ServerInjectResponse } from '@hapi/ha
 
 import { copyPolicies, familyWithKey, testServer } from '../helpers/server';
 import { parsedAnswer, rawExchange } from '../helpers/raw-http';
+import { capturingStderr } from '../helpers/stderr';
 import { pathOf, sampleFile, upload } from '../plugins/files/fixtures';
 import { bodyOf, createBody, dataOf } from '../plugins/records/fixtures';
 import { RawStream } from '../plugins/stream/client';
@@ -49,14 +50,11 @@ async function withFailingChangeLog(server: Server, work: () => Promise<ServerIn
     const changeEvents = server.app.services.models.ChangeEvent;
     const create = changeEvents.create;
     changeEvents.create = (() => Promise.reject(new Error('injected fault: change log unavailable'))) as unknown as typeof create;
-    const logged: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((text: string) => logged.push(String(text)) > 0) as typeof process.stderr.write;
     try {
-        return { response: await work(), logged };
+        const { result: response, written: logged } = await capturingStderr(work);
+        return { response, logged };
     }
     finally {
-        process.stderr.write = write;
         changeEvents.create = create;
     }
 }

@@ -6,6 +6,7 @@ import Sqlite3 from 'sqlite3';
 
 import { exportBatchSize } from '../../../plugins/records/record-batches';
 import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
+import { capturingStderr } from '../../helpers/stderr';
 import { bom, insertPersons } from './helpers';
 
 export const lab = Lab.script();
@@ -160,23 +161,15 @@ describe('streamed exports', () => {
         };
 
         // The deployment logs to stderr: keep those lines, to check them and to keep the test's output clean.
-        const logged: string[] = [];
-        const write = process.stderr.write;
-        process.stderr.write = ((text: string) => logged.push(String(text)) > 0) as typeof process.stderr.write;
-        try {
-            await watchingPersonQueries(failSecondBatch, async () => {
+        const { written: logged } = await capturingStderr(() => watchingPersonQueries(failSecondBatch, async () => {
 
-                for (const format of ['csv', 'html', 'pdf']) {
-                    queries = 0;
-                    // The 200 may or may not have reached the client before the cut; the body never completes.
-                    const download = fetchExport(server, family, `/api/v1/persons?format=${format}`).then((response) => response.arrayBuffer());
-                    await expect(download).to.reject();
-                }
-            });
-        }
-        finally {
-            process.stderr.write = write;
-        }
+            for (const format of ['csv', 'html', 'pdf']) {
+                queries = 0;
+                // The 200 may or may not have reached the client before the cut; the body never completes.
+                const download = fetchExport(server, family, `/api/v1/persons?format=${format}`).then((response) => response.arrayBuffer());
+                await expect(download).to.reject();
+            }
+        }));
 
         expect(logged.filter((line) => line.includes('[formats,error]')).map((line) => /\] (\w+ export of persons failed part-way) \(request req_\w{18}\): Error: database went away/.exec(line)?.[1]))
             .to.equal(['csv', 'html', 'pdf'].map((format) => `${format} export of persons failed part-way`));

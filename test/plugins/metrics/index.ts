@@ -1,10 +1,9 @@
-import Net from 'net';
-
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { ConfigError, configFromEnvironment } from '../../../lib/config';
+import { accepts } from '../../helpers/ports';
 import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { openedStream } from '../stream/client';
 
@@ -147,16 +146,7 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
         const port = server.plugins.metrics.port()!;
         await server.stop();
         expect(server.plugins.metrics.port()).to.be.undefined();
-        const refused = await new Promise<boolean>((resolve) => {
-
-            const socket = Net.connect(port, '127.0.0.1', () => {
-
-                socket.destroy();
-                resolve(false);
-            });
-            socket.on('error', () => resolve(true));
-        });
-        expect(refused).to.be.true();
+        expect(await accepts(port)).to.be.false();
     });
 });
 
