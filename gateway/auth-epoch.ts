@@ -1,8 +1,11 @@
 import { EventEmitter } from 'events';
 
+import { ServiceError } from '../lib/errors';
 import type { Log } from '../lib/logger';
-import type { RedisClient } from '../lib/redis';
+import type { RedisOutage } from '../lib/redis-outage';
+import { answeredInTime, type RedisClient } from '../lib/redis';
 import { RedisChannel } from '../lib/redis-channel';
+import { keyCacheMaxAgeMinutes } from './key-cache';
 
 /**
  * A counter that moves whenever something that decides authentication changes
@@ -13,8 +16,12 @@ import { RedisChannel } from '../lib/redis-channel';
  * (the change stream) subscribe, and check their key again when it moves.
  */
 export interface AuthEpoch {
-    /** Synchronous where no round-trip is needed (the embedded default), so a request waits for nothing. */
-    current(): string | Promise<string>;
+    /**
+     * Synchronous where no round-trip is needed (the embedded default), so a request waits for nothing.
+     * Undefined when the epoch cannot be read (Redis does not answer): nothing cached can be trusted then.
+     */
+    current(): string | undefined | Promise<string | undefined>;
+    /** Throws a 503 `service_unavailable` when the move cannot be made: the change itself is saved. */
     bump(): Promise<void>;
     /**
      * Calls `listener` soon after the epoch moves, whoever moved it (this process,
@@ -31,29 +38,64 @@ const MOVED = 'moved';
  * Across instances: one Redis key, read on every request (one round-trip,
  * no database) and incremented by whichever instance or CLI made the change,
  * which then announces it on a pub/sub channel.
+ *
+ * When Redis does not answer, `current()` is undefined: the gateway then checks every key against
+ * the database and caches nothing. Every failure, and every new connection, also moves this process's
+ * own part of the epoch, so what was cached before an outage is loaded again after it: a change made
+ * meanwhile may not have reached Redis's counter, and a Redis restarted without its data counts from 0 again.
  */
 export class RedisAuthEpoch implements AuthEpoch {
     private readonly key: string;
     private readonly moves = new EventEmitter();
     private readonly channel: RedisChannel;
+    private failures = 0;
 
-    constructor(private readonly client: RedisClient, prefix: string, log: Log) {
+    constructor(private readonly client: RedisClient, prefix: string, private readonly log: Log, private readonly outage: RedisOutage) {
 
         this.key = `${prefix}auth:epoch`;
         const moved = () => this.moves.emit(MOVED);
         // After a lost connection a move may have gone unheard: listeners check again.
         this.channel = new RedisChannel(client, `${prefix}auth:epoch`, log, { message: moved, reconnected: moved });
+        // A connection made again may have missed a move (Redis restarted empty, or an INCR failed meanwhile): as a failure.
+        client.on('ready', () => {
+
+            this.failures += 1;
+        });
     }
 
-    async current(): Promise<string> {
+    current(): Promise<string | undefined> | undefined {
 
-        return (await this.client.get(this.key)) ?? '0';
+        if (this.outage.failing) {
+            return undefined;
+        }
+
+        return answeredInTime(this.client.get(this.key)).then(
+            (epoch) => {
+
+                this.outage.answered();
+                return `${this.failures}:${epoch ?? '0'}`;
+            },
+            (error: unknown) => {
+
+                this.failures += 1;
+                this.outage.failed(error);
+                return undefined;
+            }
+        );
     }
 
     async bump(): Promise<void> {
 
-        const epoch = await this.client.incr(this.key);
-        await this.channel.publish(String(epoch));
+        let epoch: number;
+        try {
+            epoch = await answeredInTime(this.client.incr(this.key));
+        }
+        catch (error) {
+            throw new ServiceError('service_unavailable', `The change is saved, but Redis did not answer (${(error as Error).message}), so instances that can still reach it may go on using what they cached before the change for up to ${keyCacheMaxAgeMinutes} minutes. Make the change again once Redis answers.`, 503);
+        }
+
+        // Requests see the new epoch already; only long-lived streams wait for the announcement, and they check again when Redis is back.
+        await this.channel.publish(String(epoch)).catch((error: Error) => this.log(['redis', 'error'], `auth epoch ${epoch} not announced: ${error.message}`));
     }
 
     async subscribe(listener: () => void): Promise<() => void> {

@@ -129,8 +129,11 @@ export function apiKeyScheme(server: Server, options: ApiKeySchemeOptions): Serv
         return waiting ? waiting.then(admitted, refused(h, credentials)) : admitted();
     };
 
-    // Loads a key the cache does not hold under `epoch`, read before loading: a change during the load forces a reload next time.
-    const load = async (request: Request, h: ResponseToolkit, token: string, epoch: string) => {
+    /*
+     * Loads a key the cache does not hold under `epoch`, read before loading: a change during the load forces a reload next time.
+     * Without an epoch (Redis does not answer) the key is checked against the database and not cached: nothing says when it changes.
+     */
+    const load = async (request: Request, h: ResponseToolkit, token: string, epoch: string | undefined) => {
 
         if (!isWellFormedApiKey(token)) {
             throw invalidKey('Malformed API key.');
@@ -141,13 +144,16 @@ export function apiKeyScheme(server: Server, options: ApiKeySchemeOptions): Serv
             throw invalidKey('Unknown or revoked API key.');
         }
 
-        cache.set(token, epoch, credentials);
+        if (epoch !== undefined) {
+            cache.set(token, epoch, credentials);
+        }
+
         return authenticated(request, h, credentials);
     };
 
-    const verify = (request: Request, h: ResponseToolkit, token: string, epoch: string) => {
+    const verify = (request: Request, h: ResponseToolkit, token: string, epoch: string | undefined) => {
 
-        const cached = cache.get(token, epoch);
+        const cached = epoch === undefined ? undefined : cache.get(token, epoch);
         return cached ? authenticated(request, h, cached) : load(request, h, token, epoch);
     };
 
@@ -161,7 +167,7 @@ export function apiKeyScheme(server: Server, options: ApiKeySchemeOptions): Serv
             }
 
             const epoch = options.authEpoch.current();
-            return typeof epoch === 'string' ? verify(request, h, token, epoch) : epoch.then((current) => verify(request, h, token, current));
+            return typeof epoch === 'object' ? epoch.then((current) => verify(request, h, token, current)) : verify(request, h, token, epoch);
         }
     };
 }

@@ -34,7 +34,8 @@ import { apiError, failedValidationPart, withErrorCode } from './errors';
 import { checkFilesDirectory } from './files-directory';
 import { consoleLog, requestLogFields, type Log } from './logger';
 import { refuseMalformedQuery, repeatedParameterMessage, repeatedQueryParameter } from './query-string';
-import { connectRedis } from './redis';
+import { closeRedis, connectRedis } from './redis';
+import { RedisOutage } from './redis-outage';
 import { refuseUnreadableBody, watchRequestBody } from './request-bodies';
 import { decorateRequestId } from './request-id';
 import { derivedKey, masterSecret } from './secrets';
@@ -104,7 +105,8 @@ function errorCodes(log: Log) {
                 return unrouted;
             }
 
-            if (response.output.statusCode >= 500) {
+            // A 503 service_unavailable says what is down and when to retry (a refused change stream): no bug to report.
+            if (response.output.statusCode >= 500 && response.output.payload.code !== 'service_unavailable') {
                 logRequestError(log, request, response.stack ?? response.message);
                 response.output.payload.message = `${response.output.payload.message.replace(/\.$/, '')}. Quote request id ${request.requestId} when reporting it.`;
             }
@@ -157,8 +159,9 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     const pepper = derivedKey(master, 'api-key-hash');
 
     const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
-    const authEpoch: AuthEpoch = redis ? new RedisAuthEpoch(redis, config.redisPrefix, log) : new LocalAuthEpoch(Path.join(config.dataDir, 'epoch', 'auth-epoch'));
-    const rateLimits = redis ? new RedisRateLimitStore(redis, config.redisPrefix) : new MemoryRateLimitStore();
+    const redisOutage = redis && new RedisOutage(redis, log);
+    const authEpoch: AuthEpoch = redis ? new RedisAuthEpoch(redis, config.redisPrefix, log, redisOutage!) : new LocalAuthEpoch(Path.join(config.dataDir, 'epoch', 'auth-epoch'));
+    const rateLimits = redis ? new RedisRateLimitStore(redis, config.redisPrefix, redisOutage!) : new MemoryRateLimitStore();
     const changeBus: ChangeBus = redis ? new RedisChangeBus(redis, config.redisPrefix, log) : new LocalChangeBus(log);
     const policyStore = PolicyStore.open(config.policiesDir, log);
     if (config.watchPolicies) {
@@ -222,7 +225,9 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         await rateLimits.close();
         await changeBus.close();
         await authEpoch.close();
-        await redis?.quit();
+        if (redis) {
+            await closeRedis(redis);
+        }
         await sequelize.close();
     };
 

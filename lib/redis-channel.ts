@@ -1,5 +1,5 @@
 import type { Log } from './logger';
-import type { RedisClient } from './redis';
+import { closeRedis, type RedisClient } from './redis';
 
 export interface ChannelHandlers {
     message(text: string): void;
@@ -50,13 +50,7 @@ export class RedisChannel {
         }
 
         await attempts?.ended();
-        if (subscriber.isReady) {
-            await subscriber.quit();
-        }
-        else if (subscriber.isOpen) {
-            // Waiting to reconnect: QUIT would wait for a connection that may never come.
-            await subscriber.disconnect();
-        }
+        await closeRedis(subscriber);
     }
 
     private async subscribe(): Promise<void> {

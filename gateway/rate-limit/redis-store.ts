@@ -1,9 +1,8 @@
-import type { createClient } from 'redis';
-
+import type { RedisOutage } from '../../lib/redis-outage';
+import { answeredInTime, type RedisClient } from '../../lib/redis';
 import { currentWindow, decide, type WindowUsage } from './decide';
+import { MemoryRateLimitStore } from './memory-store';
 import type { RateLimitDecision, RateLimitRule, RateLimitStore } from './types';
-
-type RedisClient = ReturnType<typeof createClient>;
 
 // Checks and counts every rule of one request in a single atomic step, so instances
 // sharing this Redis can never admit more than a limit between them.
@@ -31,14 +30,21 @@ end
 return result
 `;
 
-/** Rate-limit counters in Redis, shared by every instance. Borrows the client: closing the store leaves it open. */
+/**
+ * Rate-limit counters in Redis, shared by every instance. Borrows the client: closing the store leaves it open.
+ *
+ * While Redis does not answer, each instance counts in its own memory instead (`MemoryRateLimitStore`): a client
+ * is still limited, by every instance it reaches, rather than let through unlimited or refused altogether
+ * (Kong's rate limiting lets requests through when its store fails; a family API's limits also protect the database).
+ */
 export class RedisRateLimitStore implements RateLimitStore {
 
     private scriptSha?: Promise<string>;
     private closed = false;
+    private readonly fallback = new MemoryRateLimitStore();
 
     /** @param keyPrefix prepended to every key, e.g. the deployment's `fr:`; keys read `<prefix>rl:<policy>:<subject>:<window seconds>:<window start>`. */
-    constructor(private readonly client: RedisClient, private readonly keyPrefix: string) {}
+    constructor(private readonly client: RedisClient, private readonly keyPrefix: string, private readonly outage: RedisOutage) {}
 
     async hit(rules: readonly RateLimitRule[]): Promise<RateLimitDecision> {
 
@@ -46,13 +52,25 @@ export class RedisRateLimitStore implements RateLimitStore {
             throw new Error('RedisRateLimitStore is closed');
         }
 
+        if (this.outage.failing) {
+            return this.fallback.hit(rules);
+        }
+
         const now = Date.now();
         const windows = rules.map((rule) => currentWindow(rule, now));
-        const reply = await this.runHitScript({
-            keys: windows.map((window) => this.keyPrefix + window.id),
-            arguments: rules.flatMap((rule, i) => [String(rule.limit), String(windows[i].msUntilReset)])
-        }) as number[];
+        let reply: number[];
+        try {
+            reply = await answeredInTime(this.runHitScript({
+                keys: windows.map((window) => this.keyPrefix + window.id),
+                arguments: rules.flatMap((rule, i) => [String(rule.limit), String(windows[i].msUntilReset)])
+            })) as number[];
+        }
+        catch (error) {
+            this.outage.failed(error);
+            return this.fallback.hit(rules);
+        }
 
+        this.outage.answered();
         const usage: WindowUsage[] = rules.map((_, i) => ({ used: reply[2 * i], ttlMs: reply[2 * i + 1] }));
         return decide(rules, usage);
     }
@@ -60,6 +78,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     async close(): Promise<void> {
 
         this.closed = true;
+        await this.fallback.close();
     }
 
     private async runHitScript(options: { keys: string[]; arguments: string[] }): Promise<unknown> {

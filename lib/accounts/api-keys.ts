@@ -133,9 +133,8 @@ export async function revokeApiKey(context: AccountsContext, id: string, by: str
     // One conditional UPDATE: of two revocations at once, only the first is recorded, and the other reads it.
     const [updated] = await context.models.ApiKey.update({ revoked_at: new Date(), revoked_by: by }, { where: { id: apiKey.id, revoked_at: null } });
     await apiKey.reload();
-    if (updated > 0) {
-        await context.authEpoch.bump();
-    }
+    // Even when nothing changed: doing it again is how an operator finishes a change whose epoch move Redis missed.
+    await context.authEpoch.bump();
 
     return { apiKey, changed: updated > 0 };
 }

@@ -101,9 +101,8 @@ export async function suspendFamily(context: AccountsContext, id: string, reason
         { where: { family_long_id: family.family_long_id, api_suspended_at: null } }
     );
     await family.reload();
-    if (updated > 0) {
-        await context.authEpoch.bump();
-    }
+    // Even when nothing changed: doing it again is how an operator finishes a change whose epoch move Redis missed.
+    await context.authEpoch.bump();
 
     return { family, changed: updated > 0 };
 }
@@ -129,9 +128,8 @@ export async function unsuspendFamily(context: AccountsContext, id: string): Pro
         { where: { family_long_id: family.family_long_id, api_suspended_at: { [Op.ne]: null } } }
     );
     await family.reload();
-    if (updated > 0) {
-        await context.authEpoch.bump();
-    }
+    // Even when nothing changed: doing it again is how an operator finishes a change whose epoch move Redis missed.
+    await context.authEpoch.bump();
 
     return { family, changed: updated > 0 };
 }

@@ -8,7 +8,20 @@ import { effectiveResources } from '../../gateway/scopes';
 import type { ChangeBatch, ChangeBus } from '../../lib/change-bus';
 import { apiError } from '../../lib/errors';
 import type { Log } from '../../lib/logger';
+import { answeredInTime } from '../../lib/redis';
 import type { ChangeStream } from './change-stream';
+
+/** How long a new stream waits to be listening (Redis pub/sub's own connections, made at the first stream) before it is refused. */
+const listenDeadlineMs = 5000;
+const listenRetryAfterSeconds = 5;
+
+/** A stream cannot promise to miss nothing until it is listening: refused for now, rather than kept waiting for as long as Redis is down. */
+function notListening(error: unknown): Boom.Boom {
+
+    const refusal = apiError(503, 'service_unavailable', `The change stream cannot start now: the service cannot listen for changes (${error instanceof Error ? error.message : String(error)}). Try again in ${listenRetryAfterSeconds} s, with Last-Event-ID to miss nothing.`);
+    refusal.output.headers['Retry-After'] = String(listenRetryAfterSeconds);
+    return refusal;
+}
 
 export interface StreamHubOptions {
     changeBus: ChangeBus;
@@ -85,11 +98,11 @@ export class StreamHub {
         addTo(this.byKey, stream.keyId, stream);
         addTo(this.byFamily, stream.familyLongId, stream);
         try {
-            await this.listen();
+            await answeredInTime(this.listen(), listenDeadlineMs);
         }
         catch (error) {
             this.remove(stream);
-            throw error;
+            throw notListening(error);
         }
 
         await this.recheckKey([stream]);

@@ -8,6 +8,7 @@ import * as Lab from '@hapi/lab';
 import { RedisAuthEpoch, type AuthEpoch } from '../../gateway/auth-epoch';
 import { LocalAuthEpoch } from '../../gateway/local-auth-epoch';
 import { connectRedis, type RedisClient } from '../../lib/redis';
+import { RedisOutage } from '../../lib/redis-outage';
 import { deleteRedisKeys } from '../helpers/scratch-services';
 import { scratchDirectory, testRedisUrl } from '../helpers/server';
 import { until } from '../plugins/stream/client';
@@ -126,7 +127,7 @@ describe('RedisAuthEpoch.subscribe()', { skip: !testRedisUrl }, () => {
 
         const client = await connectRedis(testRedisUrl!, () => undefined);
         clients.push(client);
-        const epoch = new RedisAuthEpoch(client, prefix, () => undefined);
+        const epoch = new RedisAuthEpoch(client, prefix, () => undefined, new RedisOutage(client, () => undefined));
         epochs.push(epoch);
         return epoch;
     }
@@ -137,8 +138,10 @@ describe('RedisAuthEpoch.subscribe()', { skip: !testRedisUrl }, () => {
         const onA = await countedMoves(a);
         const onB = await countedMoves(b);
 
+        const before = await b.current();
         await a.bump();
         await until(() => onA.moves() === 1 && onB.moves() === 1, 'both instances to hear of the move');
-        expect(await b.current()).to.equal('1');
+        expect(await b.current()).to.not.equal(before);
+        expect(await a.current()).to.equal(await b.current());         // neither lost its connection: the same epoch
     });
 });

@@ -10,6 +10,7 @@ import { writeRateLimitHeaders } from '../../gateway/rate-limit/headers';
 import { MemoryRateLimitStore } from '../../gateway/rate-limit/memory-store';
 import { RedisRateLimitStore } from '../../gateway/rate-limit/redis-store';
 import type { RateLimitDecision, RateLimitRule, RateLimitStore } from '../../gateway/rate-limit/types';
+import { RedisOutage } from '../../lib/redis-outage';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -138,13 +139,13 @@ describe('RedisRateLimitStore', { skip: !redisAnswers }, () => {
     });
 
     describeStoreBehaviour(async () => ({
-        store: new RedisRateLimitStore(client, keyPrefix),
+        store: new RedisRateLimitStore(client, keyPrefix, new RedisOutage(client, () => undefined)),
         nextWindow: waitForNextWindow
     }));
 
     it('admits exactly the limit across two instances hitting at once', async () => {
 
-        const stores = [new RedisRateLimitStore(client, keyPrefix), new RedisRateLimitStore(otherClient, keyPrefix)];
+        const stores = [new RedisRateLimitStore(client, keyPrefix, new RedisOutage(client, () => undefined)), new RedisRateLimitStore(otherClient, keyPrefix, new RedisOutage(otherClient, () => undefined))];
         const rules = [rule('key', 50, 3600), rule('family', 1000, 3600)];
         const decisions = await Promise.all(Array.from({ length: 200 }, (_, i) => stores[i % 2].hit(rules)));
 
@@ -157,7 +158,7 @@ describe('RedisRateLimitStore', { skip: !redisAnswers }, () => {
 
         const keyRule = rule('key', 10, 3600);
         const now = Date.now();
-        await new RedisRateLimitStore(client, keyPrefix).hit([keyRule]);
+        await new RedisRateLimitStore(client, keyPrefix, new RedisOutage(client, () => undefined)).hit([keyRule]);
         const windowStart = Math.floor(now / 3_600_000) * 3_600_000;
         const key = `${keyPrefix}rl:key:${keyRule.subject}:3600:${windowStart}`;
 
@@ -170,7 +171,7 @@ describe('RedisRateLimitStore', { skip: !redisAnswers }, () => {
     it('falls back to EVAL when Redis has forgotten the script', async () => {
 
         const { forgetful, evalCalls } = forgetfulClient(client);
-        const store = new RedisRateLimitStore(forgetful, keyPrefix);
+        const store = new RedisRateLimitStore(forgetful, keyPrefix, new RedisOutage(forgetful, () => undefined));
         const keyRule = rule('key', 10, 3600);
 
         expect((await store.hit([keyRule])).tightest.count).to.equal(1);
@@ -181,7 +182,7 @@ describe('RedisRateLimitStore', { skip: !redisAnswers }, () => {
 
     it('leaves the borrowed client open on close()', async () => {
 
-        await new RedisRateLimitStore(client, keyPrefix).close();
+        await new RedisRateLimitStore(client, keyPrefix, new RedisOutage(client, () => undefined)).close();
         expect(await client.ping()).to.equal('PONG');
     });
 });
