@@ -176,7 +176,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     const transaction = transactionRunner(sequelize);
     const usageMeter = new UsageMeter({ models, sequelize, transaction, policyStore, log });
     const services: Services = {
-        config, log, sequelize, models, transaction, redis, policyStore, authEpoch, rateLimits, usageMeter, changeBus,
+        config, log, sequelize, models, transaction, redis, redisOutage, policyStore, authEpoch, rateLimits, usageMeter, changeBus,
         accounts: { models, transaction, policies: () => policyStore.current(), authEpoch, pepper }
     };
 
@@ -256,7 +256,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
 /** Every plugin of the service, in the order their dependencies need. */
 async function registerPlugins(server: Server, services: Services, master: Buffer): Promise<void> {
 
-    const { config, log, sequelize, models, transaction, redis, policyStore, authEpoch, rateLimits, usageMeter, changeBus } = services;
+    const { config, log, sequelize, models, transaction, redis, redisOutage, policyStore, authEpoch, rateLimits, usageMeter, changeBus } = services;
     const pepper = services.accounts.pepper;
     const gatewayConfig = loadGatewayConfig(config.gatewayConfig, Object.keys(gatewayPolicies));
     await server.register([
@@ -305,6 +305,6 @@ async function registerPlugins(server: Server, services: Services, master: Buffe
             options: { models, sequelize, transaction, log, policyStore, changeBus, secretKey: derivedKey(master, 'webhook-secrets') }
         },
         // Only when METRICS_PORT asks for it: otherwise not a listener more per request.
-        ...config.metrics ? [{ plugin: metricsPlugin, options: { ...config.metrics, models, log } }] : []
+        ...config.metrics ? [{ plugin: metricsPlugin, options: { ...config.metrics, models, log, redisOutage } }] : []
     ]);
 }

@@ -11,6 +11,7 @@ import type { ChangeBus } from './change-bus';
 import type { Config } from './config';
 import type { Log } from './logger';
 import type { RedisClient } from './redis';
+import type { RedisOutage } from './redis-outage';
 
 /** The shared pieces a deployment builds once: what plugins, the CLI and tests work with. */
 export interface Services {
@@ -20,6 +21,8 @@ export interface Services {
     models: Models;
     transaction: RunInTransaction;
     redis?: RedisClient;
+    /** With Redis: whether it is failing the service now (the gateway then goes on without it). */
+    redisOutage?: RedisOutage;
     policyStore: PolicyStore;
     authEpoch: AuthEpoch;
     rateLimits: RateLimitStore;

@@ -2,6 +2,7 @@ import type { Plugin } from '@hapi/hapi';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 
 import type { Log } from '../../lib/logger';
+import type { RedisOutage } from '../../lib/redis-outage';
 import type { Models } from '../../models';
 import { observeRequests } from './http-metrics';
 import { ScrapeListener } from './scrape-listener';
@@ -12,6 +13,8 @@ export interface MetricsOptions {
     port: number;
     models: Models;
     log: Log;
+    /** With Redis: its gauge says whether the instance is going on without it. */
+    redisOutage?: RedisOutage;
 }
 
 /** What the metrics plugin offers (`server.plugins.metrics`): for tests. */
@@ -29,7 +32,7 @@ declare module '@hapi/hapi' {
 /**
  * Prometheus metrics (METRICS_PORT; off by default, at no cost then): the process's own (CPU,
  * memory, event loop lag, garbage collection), the requests' durations by route and status, the
- * open change streams, and the webhooks' deliveries waiting and endpoints failing. A registry of
+ * open change streams, the webhooks' deliveries waiting and endpoints failing, and with Redis whether it is failing. A registry of
  * its own, not prom-client's global one. Served on a listener of its own once the server starts,
  * so the CLI, which only initialises a server, never opens it.
  */
@@ -53,6 +56,18 @@ export const metricsPlugin: Plugin<MetricsOptions> = {
         });
 
         webhookGauges(registry, options.models);
+        const { redisOutage } = options;
+        if (redisOutage) {
+            new Gauge({
+                name: 'family_records_redis_failing',
+                help: '1 while Redis does not answer this instance, which then goes on without it (keys checked against the database, rate limits counted in its memory).',
+                registers: [registry],
+                collect() {
+
+                    this.set(redisOutage.failing ? 1 : 0);
+                }
+            });
+        }
 
         const listener = new ScrapeListener(registry, options.log);
         server.ext('onPostStart', () => listener.listen(options.host, options.port));

@@ -55,9 +55,9 @@ describe(`the gateway when its Redis fails (${testVariant} + a private Redis)`, 
     let redis: PrivateRedis;
     const servers: Server[] = [];
 
-    async function serverOnRedis(options: { policiesDir?: string } = {}): Promise<Server> {
+    async function serverOnRedis(options: { policiesDir?: string; env?: Record<string, string> } = {}): Promise<Server> {
 
-        const server = await testServer({ ...options, env: { REDIS_URL: redis.url, REDIS_PREFIX: 'outage-test:' } });
+        const server = await testServer({ ...options, env: { REDIS_URL: redis.url, REDIS_PREFIX: 'outage-test:', ...options.env } });
         servers.push(server);
         return server;
     }
@@ -215,5 +215,26 @@ describe(`the gateway when its Redis fails (${testVariant} + a private Redis)`, 
         finally {
             stream.close();
         }
+    });
+
+    it('says in the metrics whether the instance is going on without Redis', async () => {
+
+        const server = await serverOnRedis({ env: { METRICS_PORT: '0' } });
+        await server.start();
+        const family = await familyWithKey(server);
+        const failing = async () => {
+
+            const scrape = await (await fetch(`http://127.0.0.1:${server.plugins.metrics.port()!}/metrics`)).text();
+            return /^family_records_redis_failing (\d+)$/m.exec(scrape)?.[1];
+        };
+
+        expect(await failing()).to.equal('0');
+        await redis.stop();
+        expectSuccess(await family.inject('GET', '/api/v1/persons'));
+        expect(await failing()).to.equal('1');
+
+        await redis.start();
+        await reconnected(server);
+        expect(await failing()).to.equal('0');
     });
 });
