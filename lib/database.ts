@@ -17,6 +17,10 @@ export function openDatabase(databaseUrl: string): Sequelize {
             dialect: 'sqlite',
             storage: storage === ':memory:' ? storage : Path.resolve(storage),
             dialectModule: sqliteWithBusyTimeout,
+            // The busy timeout below already waits for another connection's lock; Sequelize would run a statement that
+            // still found the file locked (SQLITE_BUSY) four more times, each waiting it again: 25 s before a request
+            // was answered (503, lib/service-unavailable.ts) or a CLI command said the database is busy.
+            retry: { max: 1 },
             logging: false
         });
     }
@@ -24,7 +28,13 @@ export function openDatabase(databaseUrl: string): Sequelize {
     return new Sequelize(databaseUrl, {
         dialect: 'postgres',
         logging: false,
-        pool: { max: 10, min: 0, idle: 10_000 }
+        // How long a request may wait for the database before it is answered 503 (lib/service-unavailable.ts). A refused
+        // connection fails at once; but a host that drops packets would hold a connection attempt for the kernel's SYN
+        // retries (about two minutes), and a request for Sequelize's acquire timeout (60 s), past any client's patience.
+        // A connection to a PostgreSQL that answers takes milliseconds, so 5 s means it does not; a request that waits
+        // 10 s for one of the 10 connections finds the database too busy to be worth waiting for.
+        dialectOptions: { connectionTimeoutMillis: 5_000 },
+        pool: { max: 10, min: 0, idle: 10_000, acquire: 10_000 }
     });
 }
 

@@ -30,6 +30,7 @@ import { decorateClientAddress } from './client-address';
 import { answerClientErrors } from './client-errors';
 import { ConfigError, configFromEnvironment, type Config } from './config';
 import { migrate, openDatabase, transactionRunner } from './database';
+import { databaseUnavailable } from './database-unavailable';
 import { apiError, failedValidationPart, withErrorCode } from './errors';
 import { checkFilesDirectory } from './files-directory';
 import { consoleLog, requestLogFields, type Log } from './logger';
@@ -39,6 +40,7 @@ import { RedisOutage } from './redis-outage';
 import { refuseUnreadableBody, watchRequestBody } from './request-bodies';
 import { decorateRequestId } from './request-id';
 import { derivedKey, masterSecret } from './secrets';
+import { becomeServiceUnavailable } from './service-unavailable';
 import type { Services } from './services';
 import { LocalDiskStorage } from './storage/local-disk';
 import { TrustedProxies } from './trusted-proxies';
@@ -84,15 +86,17 @@ function sayWhatIsWrongWithTheJson(error: Boom.Boom): void {
 }
 
 /** Logs a failure of `request`, naming its id (X-Request-Id, which a client quotes), method and path in the line; a JSON line has them as fields too. */
-function logRequestError(log: Log, request: Request, detail: string): void {
+function logRequestError(log: Log, request: Request, detail: string, tags = ['request', 'error']): void {
 
     const fields = requestLogFields(request);
-    log(['request', 'error'], `${fields.request_id} ${fields.method} ${fields.path}: ${detail}`, fields);
+    log(tags, `${fields.request_id} ${fields.method} ${fields.path}: ${detail}`, fields);
 }
 
 /**
  * Every error response carries a stable code; unexpected ones are logged and never leak details, but tell
- * the client the request id to quote, the one their log line names; one no route gave says why.
+ * the client the request id to quote, the one their log line names; one no route gave says why. A failure
+ * because the database does not answer is no bug: a 503 to retry, logged in one line without a stack,
+ * since during an outage every request fails so.
  */
 function errorCodes(log: Log) {
 
@@ -105,10 +109,17 @@ function errorCodes(log: Log) {
                 return unrouted;
             }
 
-            // A 503 service_unavailable says what is down and when to retry (a refused change stream): no bug to report.
+            // A 503 service_unavailable made as such (a change stream that cannot listen) says what is down and when to retry: no bug to report.
             if (response.output.statusCode >= 500 && response.output.payload.code !== 'service_unavailable') {
-                logRequestError(log, request, response.stack ?? response.message);
-                response.output.payload.message = `${response.output.payload.message.replace(/\.$/, '')}. Quote request id ${request.requestId} when reporting it.`;
+                const unavailable = databaseUnavailable(response);
+                if (unavailable) {
+                    logRequestError(log, request, `503, the database is ${unavailable.reason}: ${unavailable.message}`, ['request', 'unavailable', 'warn']);
+                    becomeServiceUnavailable(response);
+                }
+                else {
+                    logRequestError(log, request, response.stack ?? response.message);
+                    response.output.payload.message = `${response.output.payload.message.replace(/\.$/, '')}. Quote request id ${request.requestId} when reporting it.`;
+                }
             }
 
             sayWhichMediaType(request, response);

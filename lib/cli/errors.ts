@@ -1,7 +1,6 @@
-import { TimeoutError } from 'sequelize';
-
 import { PolicyError } from '../../gateway/policies/data-file';
 import { ConfigError } from '../config';
+import { databaseUnavailable, type DatabaseUnavailable } from '../database-unavailable';
 import { ServiceError } from '../errors';
 
 /** A failure the CLI explains in its own words; `exitCode` 2 means the command line was wrong. */
@@ -24,6 +23,13 @@ export class UsageError extends CliError {
 
 const unexpectedHint = 'check the configuration (DATABASE_URL, REDIS_URL, DATA_DIR…: family-records --help) and that the database is reachable';
 
+/** What the CLI says when the database cannot do its work now, by why (lib/database-unavailable.ts). */
+const unavailableWords: Readonly<Record<DatabaseUnavailable['reason'], (message: string) => string>> = {
+    // SQLite waits its busy timeout for another process's write (the server's, a backup's), then gives up: nothing is misconfigured.
+    busy: (message) => `the database is busy: another process kept it locked longer than this command waits (${message}); try again`,
+    unreachable: (message) => `the database does not answer (${message}): check DATABASE_URL (family-records --help) and that the database is running, then try again`
+};
+
 /** Prints the error on stderr, one line where possible, and returns the exit code. */
 export function reportError(error: unknown): number {
 
@@ -33,9 +39,9 @@ export function reportError(error: unknown): number {
         return error instanceof CliError ? error.exitCode : 1;
     }
 
-    // SQLite waits its busy timeout for another process's write (the server's, a backup's), then gives up: nothing is misconfigured.
-    if (error instanceof TimeoutError) {
-        process.stderr.write(`error: the database is busy: another process kept it locked longer than this command waits (${error.message}); try again\n`);
+    const unavailable = databaseUnavailable(error);
+    if (unavailable) {
+        process.stderr.write(`error: ${unavailableWords[unavailable.reason](unavailable.message)}\n`);
         return 1;
     }
 

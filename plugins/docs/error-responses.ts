@@ -13,7 +13,8 @@ import { inWords } from './words';
 const statusHeaders: Readonly<Record<number, readonly HeaderName[]>> = {
     401: ['WWW-Authenticate'],
     416: ['Content-Range'],
-    429: ['Retry-After']
+    429: ['Retry-After'],
+    503: ['Retry-After']
 };
 
 /** A code a route can answer, and whether the rate limit has counted the request by then (so the answer carries its headers). */
@@ -25,7 +26,8 @@ interface RouteError {
 /**
  * The codes a route can answer, in the order they can arise: its auth scheme's, its gateway
  * chain's policy by policy (gateway.yaml order: a policy before the rate limit refuses a
- * request it has not counted), then what its validation, path, body and request headers add, and what it declares.
+ * request it has not counted), the database's outage, then what its validation, path, body and request headers
+ * add, and what it declares.
  */
 function routeErrors(facts: RouteFacts): RouteError[] {
 
@@ -49,6 +51,9 @@ function routeErrors(facts: RouteFacts): RouteError[] {
             counted ||= countsRequests(policy);
             answer(answers);
         }
+
+        // A route behind a key reads the database, to verify a key not yet cached and in its handler.
+        answer(['service_unavailable']);
     }
 
     if (facts.validated) {

@@ -27,7 +27,8 @@ export const serveFileDocs: NonNullable<PluginSpecificConfiguration['docs']> = {
         304: { description: 'If-None-Match named the file\'s ETag, or was `*`, or (without If-None-Match) If-Modified-Since is not before its Last-Modified: the cached copy is current.', headers: { 'ETag': fileHeaders.ETag, 'Last-Modified': fileHeaders['Last-Modified'], 'Cache-Control': fileHeaders['Cache-Control'] } }
     },
     headers: ['If-Match', 'If-None-Match', 'If-Unmodified-Since'],
-    errors: ['invalid_signature', 'url_expired', 'range_not_satisfiable'],
+    // It reads the record, to serve no file of one deleted since: so it too fails when the database does not answer.
+    errors: ['invalid_signature', 'url_expired', 'range_not_satisfiable', 'service_unavailable'],
     errorTexts: {
         invalid_request: 'The token is longer than any this service issues (1,000 characters), or the URL has a query: this route takes none; or If-Match is neither `*` nor entity tags.',
         precondition_failed: 'If-Match does not name the file\'s ETag, or If-Unmodified-Since is before its upload: this URL serves another file than the one you name.',

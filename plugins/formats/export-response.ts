@@ -1,3 +1,4 @@
+import { once } from 'events';
 import { Readable } from 'stream';
 
 import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
@@ -11,12 +12,13 @@ import { sectionTitle } from './tables';
 import type { ExportRequest, RenderResources } from './types';
 
 /**
- * The streamed response of an export. The status and headers leave before the first record is
- * read, so a failure part-way (a database error) cannot become an error response any more: it is
- * logged and the connection is cut, which a client sees as an incomplete download rather than
- * a complete file.
+ * The streamed response of an export. The status and headers leave with the export's first bytes
+ * (its first 64 KiB, or all of a smaller one), once records were read: a database that fails before
+ * them, one that does not answer, is an error response (a 503 to retry). A failure part-way, after
+ * them, cannot become an error response any more: it is logged and the connection is cut, which a
+ * client sees as an incomplete download rather than a complete file.
  */
-export function exportResponse(h: ResponseToolkit, request: ExportRequest, resources: RenderResources, log: Log): ResponseObject {
+export async function exportResponse(h: ResponseToolkit, request: ExportRequest, resources: RenderResources, log: Log): Promise<ResponseObject> {
 
     const renderer = renderers[request.format];
     if (!renderer) {
@@ -34,6 +36,7 @@ export function exportResponse(h: ResponseToolkit, request: ExportRequest, resou
     const body = h.request.method === 'head' ? Readable.from([], { objectMode: false }) :
         inLargerChunks(renderer.render({ title: subject.title, familyName: request.familyName, generatedAt, aggregate: request.aggregate, sections }, resources));
 
+    await once(body, 'readable');           // rejects with the error of a stream that fails before its first bytes
     body.on('error', (error: Error) => log(['formats', 'error'], `${request.format} export of ${subject.fileStem} failed part-way (request ${h.request.requestId}): ${error.stack ?? error.message}`, requestLogFields(h.request)));
 
     const response = h.response(body)

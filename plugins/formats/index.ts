@@ -22,7 +22,7 @@ const optionsSchema = Joi.object({ log: Joi.function().required(), pdfFallbackFo
 declare module '@hapi/hapi' {
     interface ResponseToolkit {
         /** A streamed CSV, HTML, PDF or GEDCOM response of the sections' records. */
-        exportRecords(request: ExportRequest): ResponseObject;
+        exportRecords(request: ExportRequest): Promise<ResponseObject>;
     }
 
     interface PluginProperties {

@@ -3,7 +3,10 @@ import { expect } from '@hapi/code';
 import { TimeoutError } from 'sequelize';
 
 import { reportError } from '../../lib/cli/errors';
+import { freePort } from '../helpers/ports';
+import { scratchDirectory } from '../helpers/server';
 import { capturingStderr } from '../helpers/stderr';
+import { cliEnvironment, runCli } from './run';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
@@ -25,6 +28,17 @@ describe('reportError()', () => {
         expect(await reported(busy)).to.equal({
             exitCode: 1,
             stderr: 'error: the database is busy: another process kept it locked longer than this command waits (SQLITE_BUSY: database is locked); try again\n'
+        });
+    });
+
+    it('says the database does not answer, in one line, when it refuses the connection (a real CLI run)', async () => {
+
+        const port = await freePort();
+        const outcome = await runCli(['family', 'create', '--name', 'Nobody', '--plan', 'family'], cliEnvironment({ DATA_DIR: scratchDirectory(), DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/records` }));
+        expect(outcome).to.equal({
+            exitCode: 1,
+            stdout: '',
+            stderr: `error: the database does not answer (connect ECONNREFUSED 127.0.0.1:${port}): check DATABASE_URL (family-records --help) and that the database is running, then try again\n`
         });
     });
 

@@ -8,7 +8,7 @@ import { createApiKey } from '../../lib/accounts/api-keys';
 import { createFamily, enableApi } from '../../lib/accounts/families';
 import { configFromEnvironment, projectRoot, type Config } from '../../lib/config';
 import { deployment } from '../../lib/deployment';
-import { consoleLog } from '../../lib/logger';
+import { consoleLog, type Log } from '../../lib/logger';
 
 /** `sqlite` (default) or `postgres`; set by test/run-matrix.ts. */
 export const testVariant = process.env.TEST_VARIANT === 'postgres' ? 'postgres' : 'sqlite';
@@ -24,6 +24,8 @@ export interface TestServerOptions {
     /** A policies directory of the test's own (see copyPolicies). */
     policiesDir?: string;
     env?: Record<string, string>;
+    /** Where its log lines go; by default stderr, errors only. */
+    log?: Log;
 }
 
 /** A fresh scratch directory, removed by nothing: the OS cleans /tmp. */
@@ -59,7 +61,7 @@ export async function testServer(options: TestServerOptions = {}): Promise<Serve
     };
 
     const config: Config = configFromEnvironment(env, shared ? { databaseUrl: shared.databaseUrl, secretKey: shared.secretKey } : {});
-    return deployment({ config, log: consoleLog(true, config.logFormat) });
+    return deployment({ config, log: options.log ?? consoleLog(true, config.logFormat) });
 }
 
 export interface FamilyFixture {

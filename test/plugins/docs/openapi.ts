@@ -2,15 +2,18 @@ import Fs from 'fs';
 import Path from 'path';
 
 import * as Lab from '@hapi/lab';
+import Boom from '@hapi/boom';
 import { expect } from '@hapi/code';
 import Hapi, { type RequestRoute, type Server, type ServerInjectResponse } from '@hapi/hapi';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import Joi from 'joi';
+import { ConnectionRefusedError } from 'sequelize';
 
 import { gatewayPolicies } from '../../../gateway/policy-chain';
 import { disableApi, suspendFamily } from '../../../lib/accounts/families';
 import { projectRoot } from '../../../lib/config';
+import { becomeServiceUnavailable, retryAfterSeconds } from '../../../lib/service-unavailable';
 import { resourceNames, resources, fieldNamesWhere, type ResourceName } from '../../../models/resources';
 import { policyErrors } from '../../../plugins/docs/error-codes';
 import { openApiDocument } from '../../../plugins/docs/openapi-document';
@@ -250,13 +253,35 @@ describe('GET /api/v1/openapi.json', () => {
         expect(document.paths['/api/v1/persons'].get.responses['401'].headers).to.equal({ 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } });
     });
 
+    it('says every route that reads the database may answer 503 service_unavailable with Retry-After, as the service makes it', () => {
+
+        const readers = documentedOperations(document).filter(([path]) => path !== '/api/v1/openapi.json');
+        expect(readers.length).to.be.above(30);
+        for (const [path, method, operation] of readers) {
+            const unavailable = operation.responses['503'];
+            expect(unavailable, `${method} ${path}`).to.exist();
+            expect((unavailable.content!['application/json'].schema as any).allOf[1].properties.code.enum, `${method} ${path}`).to.equal(['service_unavailable']);
+            expect(unavailable.headers, `${method} ${path}`).to.include({ 'Retry-After': { $ref: '#/components/headers/Retry-After' } });
+        }
+
+        // The reference is generated at start-up: it reads no database.
+        expect(document.paths['/api/v1/openapi.json'].get.responses['503']).to.not.exist();
+
+        // The answer errorCodes() makes of a failure because the database refused the connection.
+        const refused = Boom.boomify(new ConnectionRefusedError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })));
+        becomeServiceUnavailable(refused);
+        expectDocumented('/api/v1/persons', 'get', 503, refused.output.payload);
+        expect(refused.output.headers['Retry-After']).to.equal(String(retryAfterSeconds));
+    });
+
     it('documents the signed file URLs: public, the file\'s responses and the codes they answer', async () => {
 
         const operation = document.paths['/files/{token}'].get;
         const codesOf = (status: string) => (operation.responses[status].content!['application/json'].schema as any).allOf[1].properties.code.enum;
         expect(operation.operationId).to.equal('getFilesByToken');
-        expect(Object.keys(operation.responses)).to.equal(['200', '206', '304', '400', '403', '404', '412', '416']);
+        expect(Object.keys(operation.responses)).to.equal(['200', '206', '304', '400', '403', '404', '412', '416', '503']);
         expect(codesOf('403')).to.equal(['invalid_signature', 'url_expired']);
+        expect(codesOf('503')).to.equal(['service_unavailable']);
         expect(codesOf('412')).to.equal(['precondition_failed']);
         expect(codesOf('416')).to.equal(['range_not_satisfiable']);
         expect(operation.parameters.filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name)).to.equal(['If-Match', 'If-None-Match', 'If-Unmodified-Since']);

@@ -1,0 +1,23 @@
+import type Boom from '@hapi/boom';
+
+/**
+ * Seconds a client is asked to wait (Retry-After) when the database does not answer. A PostgreSQL
+ * restart or the pool's reconnection takes a few seconds, and SQLite gives up on a lock after its 5 s
+ * busy timeout; a client that came back sooner would mostly meet the same outage and add to the load
+ * of a database that is recovering. Clients back off from there.
+ */
+export const retryAfterSeconds = 5;
+
+/**
+ * Makes `error`, a failure because the database did not answer (lib/database-unavailable.ts), the
+ * `503 service_unavailable` clients retry, with Retry-After, instead of the 500 that says "a bug,
+ * report it". In place, so that later onPreResponse steps (the hosted site's pages) see the 503.
+ */
+export function becomeServiceUnavailable(error: Boom.Boom): void {
+
+    error.output.statusCode = 503;
+    error.reformat();
+    error.output.payload.message = `The service's database is not answering just now: retry after ${retryAfterSeconds} seconds.`;
+    error.output.payload.code = 'service_unavailable';
+    error.output.headers['Retry-After'] = String(retryAfterSeconds);
+}

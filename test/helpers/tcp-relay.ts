@@ -1,0 +1,96 @@
+import Net from 'net';
+
+/** A TCP relay in front of a real server, which a test can cut or stall as if that server went away, and then restore. */
+export interface TcpRelay {
+    /** The port of 127.0.0.1 the relay listens on: point a client at it instead of the server. */
+    readonly port: number;
+    /** Destroys every open connection and stops listening: a connection is then refused, as by a stopped server. */
+    cut(): Promise<void>;
+    /** Destroys every open connection and holds new ones without a byte either way, as a host that stopped answering. */
+    stall(): void;
+    /** Relays again, on the same port. */
+    restore(): Promise<void>;
+    /** Cuts the relay for good. */
+    close(): Promise<void>;
+}
+
+const listening = (server: Net.Server, port: number) => new Promise<void>((resolve, reject) => {
+
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+
+        server.off('error', reject);
+        resolve();
+    });
+});
+
+/** A relay on a port of its own to `port` of `host`, piping bytes both ways. */
+export async function tcpRelay(port: number, host = '127.0.0.1'): Promise<TcpRelay> {
+
+    const open = new Set<Net.Socket>();
+    let stalled = false;
+    const keep = (socket: Net.Socket) => {
+
+        open.add(socket);
+        socket.on('error', () => undefined);                // a reset: its close ends the other side too
+        socket.on('close', () => open.delete(socket));
+    };
+
+    const accept = (client: Net.Socket) => {
+
+        keep(client);
+        if (stalled) {
+            return;
+        }
+
+        const upstream = Net.connect(port, host);
+        keep(upstream);
+        client.pipe(upstream);
+        upstream.pipe(client);
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+    };
+
+    const dropOpen = () => {
+
+        for (const socket of open) {
+            socket.destroy();
+        }
+    };
+
+    let server = Net.createServer(accept);
+    await listening(server, 0);
+    const relayPort = (server.address() as Net.AddressInfo).port;
+
+    const cut = async () => {
+
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        dropOpen();
+        await closed;
+    };
+
+    return {
+        port: relayPort,
+        cut,
+        stall() {
+
+            stalled = true;
+            dropOpen();
+        },
+        async restore() {
+
+            stalled = false;
+            dropOpen();
+            if (!server.listening) {
+                server = Net.createServer(accept);
+                await listening(server, relayPort);
+            }
+        },
+        async close() {
+
+            if (server.listening) {
+                await cut();
+            }
+        }
+    };
+}
