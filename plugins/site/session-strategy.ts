@@ -1,6 +1,7 @@
 import type { Request, Server } from '@hapi/hapi';
 import Cookie from '@hapi/cookie';
 
+import { databaseUnavailable } from '../../lib/database-unavailable';
 import { siteCredentials } from './credentials';
 import { twoFactorCookie, type SiteContext } from './context';
 import { findSession } from './sessions';
@@ -29,6 +30,21 @@ function pageOfForm(request: Request): URL | undefined {
 }
 
 /**
+ * A session that could not be checked because the database does not answer. @hapi/cookie takes any
+ * error of `validate()` for an invalid session, clears the cookie and sends the visitor to /login: every
+ * signed-in manager would be signed out by a database restart. It rethrows JavaScript's own errors
+ * (@hapi/bounce's "system" errors) instead, for hapi to answer, hence a TypeError; its cause is the
+ * database's error, which `errorCodes()` (lib/deployment.ts) finds and answers as the 503 it is.
+ */
+class SessionNotChecked extends TypeError {
+    constructor(cause: unknown) {
+
+        super('The session could not be checked: the database does not answer', { cause });
+        this.name = 'SessionNotChecked';
+    }
+}
+
+/**
  * The `site-session` auth strategy (@hapi/cookie): the cookie names a server-side
  * session, checked on every request, so signing out or deleting a user takes effect
  * at once. Anonymous visitors to a page that requires it go to /login?next=… (signInFirst).
@@ -50,9 +66,14 @@ export async function registerSessionStrategy(server: Server, context: SiteConte
         redirectTo: (request?: Request) => signInFirst(request!),
         async validate(_request, session) {
 
-            const found = await findSession(context.models, session, false);
-            const user = found && await context.models.User.findByPk(found.user_id);
-            return user ? { isValid: true, credentials: siteCredentials(user) as never } : { isValid: false };
+            try {
+                const found = await findSession(context.models, session, false);
+                const user = found && await context.models.User.findByPk(found.user_id);
+                return user ? { isValid: true, credentials: siteCredentials(user) as never } : { isValid: false };
+            }
+            catch (error) {
+                throw databaseUnavailable(error) ? new SessionNotChecked(error) : error;
+            }
         }
     });
 

@@ -215,6 +215,27 @@ describe('a deployment whose PostgreSQL is cut off', { skip: testVariant !== 'po
 
         expect((await client.post('/login', { email: account.email, password: account.password })).statusCode).to.equal(302);
     });
+
+    it('keeps a signed-in manager signed in through the outage: the 503 page, not the sign-in page, and the cookie kept', async () => {
+
+        const account = await siteAccount(server, { role: 'super-admin' });
+        const client = await new SiteClient(server).ready();
+        expect((await client.post('/login', { email: account.email, password: account.password })).statusCode).to.equal(302);
+        expect((await client.get('/admin/apis')).statusCode).to.equal(200);
+
+        await relay.cut();
+        try {
+            const page = await client.get('/admin/apis');
+            expect(page.statusCode).to.equal(503);
+            expect(page.payload).to.contain('Briefly unavailable');
+            expect(([] as string[]).concat(page.headers['set-cookie'] ?? []).some((cookie) => cookie.startsWith('fr_session=;'))).to.be.false();
+        }
+        finally {
+            await relay.restore();
+        }
+
+        expect((await client.get('/admin/apis')).statusCode).to.equal(200);
+    });
 });
 
 describe('a deployment whose SQLite file another connection keeps locked', { skip: testVariant !== 'sqlite' }, () => {
