@@ -91,6 +91,7 @@ export class RedisAuthEpoch implements AuthEpoch {
             epoch = await answeredInTime(this.client.incr(this.key));
         }
         catch (error) {
+            this.log(['redis', 'error'], `auth epoch not moved after a change of access: ${(error as Error).message}`);
             throw new ServiceError('service_unavailable', `The change is saved, but Redis did not answer (${(error as Error).message}), so instances that can still reach it may go on using what they cached before the change for up to ${keyCacheMaxAgeMinutes} minutes. Make the change again once Redis answers.`, 503);
         }
 

@@ -31,7 +31,7 @@ import { answerClientErrors } from './client-errors';
 import { ConfigError, configFromEnvironment, type Config } from './config';
 import { migrate, openDatabase, transactionRunner } from './database';
 import { databaseUnavailable } from './database-unavailable';
-import { apiError, failedValidationPart, withErrorCode } from './errors';
+import { answerAsServiceSays, apiError, failedValidationPart, ServiceError, withErrorCode } from './errors';
 import { checkFilesDirectory } from './files-directory';
 import { consoleLog, requestLogFields, type Log } from './logger';
 import { refuseMalformedQuery, repeatedParameterMessage, repeatedQueryParameter } from './query-string';
@@ -107,6 +107,10 @@ function errorCodes(log: Log) {
             const unrouted = unroutedAnswer(request, response);
             if (unrouted) {
                 return unrouted;
+            }
+
+            if (response instanceof ServiceError) {
+                answerAsServiceSays(response);
             }
 
             // A 503 service_unavailable made as such (a change stream that cannot listen) says what is down and when to retry: no bug to report.

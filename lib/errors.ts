@@ -29,6 +29,19 @@ export class ServiceError extends Error {
     }
 }
 
+/**
+ * A ServiceError no handler turned into an answer of its own reaches hapi, which makes it a 500: it answers
+ * as it says instead (its status, code and words), e.g. the 503 of an access change whose announcement
+ * Redis missed, thrown from a hosted-site form that expects no refusal.
+ */
+export function answerAsServiceSays(error: Boom.Boom & ServiceError): void {
+
+    error.output.statusCode = error.statusCode;
+    error.reformat();
+    error.output.payload.message = error.message;
+    error.output.payload.code = error.code;
+}
+
 const codeByStatus: Record<number, ErrorCode> = {
     400: 'invalid_request',
     401: 'unauthorized',

@@ -1,6 +1,8 @@
 import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
 import Boom from '@hapi/boom';
 
+import { ServiceError } from '../../lib/errors';
+
 /*
  * Scripts only from this origin (the optional copy button), no inline scripts or
  * styles, no framing, forms post only here: an injected tag can neither run nor
@@ -53,7 +55,9 @@ export function pageResponses(secure: boolean): Lifecycle.Method {
         if (Boom.isBoom(answer)) {
             const statusCode = answer.output.statusCode;
             const page = errorPages[statusCode] ?? (statusCode < 500 ? errorPages[400] : fallbackPage(request));
-            const view = h.view('error', { title: page.title, message: page.message, statusCode }).code(statusCode);
+            // A service's refusal is written for people: it says more than the status's page (a change saved but not announced).
+            const message = answer instanceof ServiceError ? answer.message : page.message;
+            const view = h.view('error', { title: page.title, message, statusCode }).code(statusCode);
             for (const [name, value] of Object.entries(answer.output.headers)) {
                 view.header(name, String(value));
             }

@@ -7,6 +7,7 @@ import { revokeApiKey } from '../../lib/accounts/api-keys';
 import { suspendFamily } from '../../lib/accounts/families';
 import { ServiceError } from '../../lib/errors';
 import type { RedisClient } from '../../lib/redis';
+import { signedIn } from '../plugins/site/client';
 import { RawStream } from '../plugins/stream/client';
 import { editedPolicies } from '../helpers/policy-files';
 import { PrivateRedis, redisServerBinary } from '../helpers/private-redis';
@@ -236,5 +237,20 @@ describe(`the gateway when its Redis fails (${testVariant} + a private Redis)`, 
         await redis.start();
         await reconnected(server);
         expect(await failing()).to.equal('0');
+    });
+
+    it('tells a manager who revokes a key while Redis is down that the revocation is saved but must be made again', async () => {
+
+        const server = await serverOnRedis();
+        const family = await familyWithKey(server);
+        const client = await signedIn(server, { role: 'manager', familyLongId: family.familyLongId });
+        expectSuccess(await family.inject('GET', '/api/v1/persons'));
+
+        await redis.stop();
+        const page = await client.post(`/manage/apis/keys/${family.keyId}/revoke`);
+        expect(page.statusCode).to.equal(503);
+        expect(page.payload).to.contain('The change is saved, but Redis did not answer');
+        expect(page.payload).to.contain('Make the change again once Redis answers.');
+        expectRefusal(await family.inject('GET', '/api/v1/persons'), 401, 'invalid_key');
     });
 });
