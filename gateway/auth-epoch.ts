@@ -40,15 +40,15 @@ const MOVED = 'moved';
  * which then announces it on a pub/sub channel.
  *
  * When Redis does not answer, `current()` is undefined: the gateway then checks every key against
- * the database and caches nothing. Every failure, and every new connection, also moves this process's
- * own part of the epoch, so what was cached before an outage is loaded again after it: a change made
- * meanwhile may not have reached Redis's counter, and a Redis restarted without its data counts from 0 again.
+ * the database and caches nothing. The epoch also holds this process's count of Redis's interruptions
+ * (outages and new connections, `RedisOutage`), so what was cached before an outage is loaded again after
+ * it: a change made meanwhile may not have reached Redis's counter, and a Redis restarted without its data
+ * counts from 0 again.
  */
 export class RedisAuthEpoch implements AuthEpoch {
     private readonly key: string;
     private readonly moves = new EventEmitter();
     private readonly channel: RedisChannel;
-    private failures = 0;
 
     constructor(private readonly client: RedisClient, prefix: string, private readonly log: Log, private readonly outage: RedisOutage) {
 
@@ -56,11 +56,6 @@ export class RedisAuthEpoch implements AuthEpoch {
         const moved = () => this.moves.emit(MOVED);
         // After a lost connection a move may have gone unheard: listeners check again.
         this.channel = new RedisChannel(client, `${prefix}auth:epoch`, log, { message: moved, reconnected: moved });
-        // A connection made again may have missed a move (Redis restarted empty, or an INCR failed meanwhile): as a failure.
-        client.on('ready', () => {
-
-            this.failures += 1;
-        });
     }
 
     current(): Promise<string | undefined> | undefined {
@@ -73,11 +68,10 @@ export class RedisAuthEpoch implements AuthEpoch {
             (epoch) => {
 
                 this.outage.answered();
-                return `${this.failures}:${epoch ?? '0'}`;
+                return `${this.outage.interruptions}:${epoch ?? '0'}`;
             },
             (error: unknown) => {
 
-                this.failures += 1;
                 this.outage.failed(error);
                 return undefined;
             }

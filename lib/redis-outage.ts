@@ -14,10 +14,15 @@ const probeIntervalMs = 1000;
 export class RedisOutage {
     private failingSince?: number;
     private probe?: NodeJS.Timeout;
+    private interruptionCount = 0;
 
     constructor(private readonly client: RedisClient, private readonly log: Log, private readonly now: () => number = Date.now) {
 
-        client.on('ready', () => this.answered());           // connected again
+        client.on('ready', () => {                          // connected again
+
+            this.interruptionCount += 1;
+            this.answered();
+        });
         client.on('end', () => this.stopProbing());          // closed for good
     }
 
@@ -26,12 +31,22 @@ export class RedisOutage {
         return this.failingSince !== undefined;
     }
 
+    /**
+     * Moves whenever Redis may have missed something since: an outage starts, or a connection is made again
+     * (a Redis restarted without its data, a write that failed meanwhile). What was cached under an earlier count is stale.
+     */
+    get interruptions(): number {
+
+        return this.interruptionCount;
+    }
+
     failed(error: unknown): void {
 
         if (this.failingSince !== undefined) {
             return;
         }
 
+        this.interruptionCount += 1;
         this.failingSince = this.now();
         this.log(['redis', 'error'], `Redis does not answer (${error instanceof Error ? error.message : String(error)}). Until it does, every request's API key is checked against the database, each instance counts rate limits in its own memory against the same limits, and change streams and webhooks hear of changes once it is back.`);
         this.probe = setInterval(() => void this.check(), probeIntervalMs).unref();
