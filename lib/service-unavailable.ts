@@ -1,12 +1,22 @@
 import type Boom from '@hapi/boom';
 
+import { apiError } from './errors';
+
 /**
- * Seconds a client is asked to wait (Retry-After) when the database does not answer. A PostgreSQL
+ * Seconds a client is asked to wait (Retry-After) when a dependency does not answer. A PostgreSQL
  * restart or the pool's reconnection takes a few seconds, and SQLite gives up on a lock after its 5 s
  * busy timeout; a client that came back sooner would mostly meet the same outage and add to the load
  * of a database that is recovering. Clients back off from there.
  */
 export const retryAfterSeconds = 5;
+
+/** The `503 service_unavailable` with Retry-After for a dependency that does not answer; `message` says which and what to do. */
+export function serviceUnavailable(message: string): Boom.Boom {
+
+    const error = apiError(503, 'service_unavailable', message);
+    error.output.headers['Retry-After'] = String(retryAfterSeconds);
+    return error;
+}
 
 /**
  * Makes `error`, a failure because the database did not answer (lib/database-unavailable.ts), the

@@ -9,18 +9,16 @@ import type { ChangeBatch, ChangeBus } from '../../lib/change-bus';
 import { apiError } from '../../lib/errors';
 import type { Log } from '../../lib/logger';
 import { answeredInTime } from '../../lib/redis';
+import { retryAfterSeconds, serviceUnavailable } from '../../lib/service-unavailable';
 import type { ChangeStream } from './change-stream';
 
 /** How long a new stream waits to be listening (Redis pub/sub's own connections, made at the first stream) before it is refused. */
 const listenDeadlineMs = 5000;
-const listenRetryAfterSeconds = 5;
 
 /** A stream cannot promise to miss nothing until it is listening: refused for now, rather than kept waiting for as long as Redis is down. */
 function notListening(error: unknown): Boom.Boom {
 
-    const refusal = apiError(503, 'service_unavailable', `The change stream cannot start now: the service cannot listen for changes (${error instanceof Error ? error.message : String(error)}). Try again in ${listenRetryAfterSeconds} s, with Last-Event-ID to miss nothing.`);
-    refusal.output.headers['Retry-After'] = String(listenRetryAfterSeconds);
-    return refusal;
+    return serviceUnavailable(`The change stream cannot start now: the service cannot listen for changes (${error instanceof Error ? error.message : String(error)}). Try again in ${retryAfterSeconds} s, with Last-Event-ID to miss nothing.`);
 }
 
 export interface StreamHubOptions {
@@ -87,11 +85,11 @@ export class StreamHub {
      * again: the auth epoch may have moved between the gateway's check and this one's
      * listening, unheard (the stream is then closed, as any stream of a failing key).
      */
-    async add(stream: ChangeStream, maxPerKey: number, retryAfterSeconds: number): Promise<void> {
+    async add(stream: ChangeStream, maxPerKey: number, retryAfterWhenFull: number): Promise<void> {
 
         if ((this.byKey.get(stream.keyId)?.size ?? 0) >= maxPerKey) {
             const error = apiError(429, 'rate_limited', `This API key has ${maxPerKey} change streams open already, the most it may: close one first.`);
-            error.output.headers['Retry-After'] = String(retryAfterSeconds);
+            error.output.headers['Retry-After'] = String(retryAfterWhenFull);
             throw error;
         }
 

@@ -13,6 +13,7 @@ import { editedPolicies } from '../helpers/policy-files';
 import { PrivateRedis, redisServerBinary } from '../helpers/private-redis';
 import { familyWithKey, testServer, testVariant } from '../helpers/server';
 import { capturingStderr } from '../helpers/stderr';
+import { timed } from '../helpers/timing';
 import { expectRefusal, expectSuccess } from './requests';
 
 export const lab = Lab.script();
@@ -41,13 +42,6 @@ async function withRedisClient<T>(url: string, work: (client: RedisClient) => Pr
     finally {
         await client.quit();
     }
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
-
-    const started = Date.now();
-    const result = await work();
-    return { result, ms: Date.now() - started };
 }
 
 // A Redis of the test's own, so it can be stopped, started again empty, and paused, without touching anyone else's.

@@ -16,6 +16,7 @@ import { scratchDatabase, type ScratchDatabase } from '../helpers/scratch-servic
 import { capturingStderr } from '../helpers/stderr';
 import { familyWithKey, scratchDirectory, testServer, testVariant, type FamilyFixture } from '../helpers/server';
 import { tcpRelay, type TcpRelay } from '../helpers/tcp-relay';
+import { timed } from '../helpers/timing';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -53,14 +54,6 @@ function expectOneLineEach(lines: string[], responses: ServerInjectResponse[], d
         expect(about[0]).to.match(driverWords);
         expect(about[0]).to.not.contain('\n');
     }
-}
-
-/** Runs `work` and tells how long it took, in milliseconds. */
-async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
-
-    const start = process.hrtime.bigint();
-    const result = await work();
-    return { result, ms: Number(process.hrtime.bigint() - start) / 1e6 };
 }
 
 describe('the answer to a failure', () => {
