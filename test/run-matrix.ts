@@ -14,7 +14,29 @@ const projectRoot = Path.resolve(__dirname, '../..');
 const postgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-interface Outcome { passed: number; failed: number; skipped: number; exitCode: number }
+interface Outcome {
+    variant: string;
+    passed: number;
+    failed: number;
+    skipped: number;
+    exitCode: number;
+    /** lab's report of what failed, or the end of its output when it failed without one (a crash). */
+    failures?: string;
+}
+
+/** The most of one variant's failures repeated at the end: enough for a few stack traces, short of flooding. */
+const failuresShown = 6000;
+
+/** What went wrong in a variant, from lab's console output (colours removed). */
+function failuresIn(text: string, exitCode: number | null): string | undefined {
+
+    const report = /\nFailed tests:\n[\s\S]*?\n\d+ of \d+ tests? failed/.exec(text)?.[0];
+    if (report) {
+        return report.length > failuresShown ? `${report.slice(0, failuresShown)}\n[… cut; the whole report is above]` : report;
+    }
+
+    return exitCode === 0 ? undefined : `lab exited with ${exitCode} without a report of failed tests; the end of its output:\n${text.slice(-failuresShown)}`;
+}
 
 function runLab(variant: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
 
@@ -40,7 +62,7 @@ function runLab(variant: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
             const skipped = Number(/(\d+) skipped/.exec(text)?.[1] ?? 0);
             const total = Number(failedOf?.[2] ?? complete?.[1] ?? 0);
             const failed = Number(failedOf?.[1] ?? (exitCode === 0 ? 0 : 1));
-            resolve({ passed: Math.max(total - failed - skipped, 0), failed, skipped, exitCode: exitCode ?? 1 });
+            resolve({ variant, passed: Math.max(total - failed - skipped, 0), failed, skipped, exitCode: exitCode ?? 1, failures: failuresIn(text, exitCode) });
         });
     });
 }
@@ -68,6 +90,11 @@ async function main(): Promise<void> {
         if (redis) {
             await deleteRedisKeys(redisUrl, redisPrefix);
         }
+    }
+
+    // Said again at the very end, where a CI log cut to its last lines still shows it.
+    for (const outcome of outcomes.filter((each) => each.failures)) {
+        process.stdout.write(`\n=== what failed in variant ${outcome.variant} ===\n${outcome.failures!.trim()}\n`);
     }
 
     const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
