@@ -9,7 +9,7 @@ import { ServiceError } from '../../lib/errors';
 import type { RedisClient } from '../../lib/redis';
 import { signedIn } from '../plugins/site/client';
 import { RawStream } from '../plugins/stream/client';
-import { editedPolicies } from '../helpers/policy-files';
+import { dayLongRateWindows, editedPolicies } from '../helpers/policy-files';
 import { PrivateRedis, redisServerBinary } from '../helpers/private-redis';
 import { familyWithKey, testServer, testVariant } from '../helpers/server';
 import { capturingStderr } from '../helpers/stderr';
@@ -142,7 +142,7 @@ describe(`the gateway when its Redis fails (${testVariant} + a private Redis)`, 
 
     it('counts rate limits in the instance\'s memory while Redis is down, against the same limits', async () => {
 
-        const policiesDir = editedPolicies('rate-limits.yaml', 'per_key:\n      limit: 600', 'per_key:\n      limit: 3');
+        const policiesDir = dayLongRateWindows(editedPolicies('rate-limits.yaml', 'per_key:\n      limit: 600', 'per_key:\n      limit: 3'));
         const server = await serverOnRedis({ policiesDir });
         const family = await familyWithKey(server);
 

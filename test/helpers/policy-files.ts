@@ -24,6 +24,19 @@ export function editedPolicies(file: string, from: string, to: string): string {
     return dir;
 }
 
+/**
+ * Policies (by default a copy of the shipped ones) whose minute-long rate-limit windows last a day
+ * instead: a test that counts requests then never straddles a window's clock-aligned end.
+ */
+export function dayLongRateWindows(dir = copyPolicies()): string {
+
+    const file = Path.join(dir, 'rate-limits.yaml');
+    const text = Fs.readFileSync(file, 'utf8');
+    expect(text).to.match(/window_seconds: 60\b/);
+    Fs.writeFileSync(file, text.replace(/window_seconds: 60\b/g, 'window_seconds: 86400'));
+    return dir;
+}
+
 /** A copy of the shipped policies with one file removed. */
 export function policiesWithout(file: string): string {
 

@@ -93,7 +93,9 @@ export function notesColumn(page: DrawnText[]): { left: number; right: number } 
 export function notesLines(page: DrawnText[], firstName: string): DrawnText[][] {
 
     const { left, right } = notesColumn(page);
-    const rowTop = page.find((drawn) => drawn.text === firstName)!.y;
+    // In the first-name column: a short name such as 'U' can also be the last piece of a wrapped id.
+    const firstNameColumn = page.find((drawn) => drawn.text.trim() === 'first')!.x;
+    const rowTop = page.find((drawn) => drawn.text === firstName && same(drawn.x, firstNameColumn))!.y;
     const nextRowTop = Math.max(...page.filter((drawn) => drawn.text.startsWith('per_') && drawn.y < rowTop - 0.01).map((drawn) => drawn.y));
     const cell = page.filter((drawn) => drawn.x >= left - 0.01 && drawn.x < right && drawn.y <= rowTop + 0.01 && drawn.y > nextRowTop);
     const lineTops = [...new Set(cell.map((drawn) => drawn.y))].sort((a, b) => b - a);

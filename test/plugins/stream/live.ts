@@ -1,26 +1,15 @@
-import Fs from 'fs';
-import Path from 'path';
-
 import type { Server } from '@hapi/hapi';
 import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import { EventSource } from 'eventsource';
 
-import { copyPolicies, familyWithKey, type FamilyFixture } from '../../helpers/server';
+import { dayLongRateWindows } from '../../helpers/policy-files';
+import { familyWithKey, type FamilyFixture } from '../../helpers/server';
 import { anotherKey, expectSuccess, injectWithKey, newPerson } from '../../gateway/requests';
 import { listeningServer, RawStream, streamSuiteTitle, until } from './client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
-
-/** The shipped policies with day-long rate-limit windows: counting requests never straddles a window's end. */
-function dayLongRateWindows(): string {
-
-    const directory = copyPolicies();
-    const file = Path.join(directory, 'rate-limits.yaml');
-    Fs.writeFileSync(file, Fs.readFileSync(file, 'utf8').replace(/window_seconds: 60\b/g, 'window_seconds: 86400'));
-    return directory;
-}
 
 describe(streamSuiteTitle('live events'), () => {
 
