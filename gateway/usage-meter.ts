@@ -1,5 +1,6 @@
 import { Op, type Sequelize } from 'sequelize';
 
+import { JobFailures } from '../lib/job-failures';
 import type { Log } from '../lib/logger';
 import { PolicyCronJobs } from '../lib/policy-cron';
 import type { Models } from '../models';
@@ -73,15 +74,16 @@ export class UsageMeter {
     private timer?: NodeJS.Timeout;
     private readonly cleanup: PolicyCronJobs;
     private flushing: Promise<void> = Promise.resolve();
+    private readonly writeFailures: JobFailures;
+    private readonly deleteFailures: JobFailures;
 
     constructor(private readonly options: UsageMeterOptions) {
 
+        this.writeFailures = new JobFailures(options.log, ['usage'], 'Writing usage counts (kept for the next flush)');
+        this.deleteFailures = new JobFailures(options.log, ['usage'], 'Deleting old usage counts');
         this.cleanup = new PolicyCronJobs(options.policyStore, [{
             schedule: (policies) => policies.usage.cleanup_schedule,
-            run: () => void this.deleteExpired().catch((error: Error) => {
-
-                options.log(['usage', 'error'], `deleting old usage counts failed: ${error.message}`);
-            })
+            run: () => void this.deleteFailures.run(() => this.deleteExpired())
         }]);
     }
 
@@ -165,8 +167,11 @@ export class UsageMeter {
         }
         catch (error) {
             batch.forEach((count) => this.add(count));
-            this.options.log(['usage', 'error'], `writing usage counts failed, kept for the next flush: ${(error as Error).message}`);
+            this.writeFailures.failed(error);
+            return;
         }
+
+        this.writeFailures.succeeded();
     }
 
     private add(count: Count): void {

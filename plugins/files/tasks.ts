@@ -1,5 +1,6 @@
-import type { ListedBlob } from '../../lib/storage';
+import { JobFailures } from '../../lib/job-failures';
 import { PolicyCronJobs } from '../../lib/policy-cron';
+import type { ListedBlob } from '../../lib/storage';
 import type { FilesContext } from './context';
 import { sweepUnreferencedFiles } from './unreferenced-files';
 
@@ -18,12 +19,10 @@ export class FilesTasks {
 
     constructor(private readonly context: FilesContext) {
 
+        const sweepFailures = new JobFailures(context.log, ['files'], 'The sweep of unreferenced files');
         this.schedule = new PolicyCronJobs(context.policyStore, [{
             schedule: (policies) => policies.files.unreferenced_files.sweep_schedule,
-            run: () => {
-
-                this.sweep().catch((error: Error) => context.log(['files', 'error'], `sweep of unreferenced files: ${error.stack}`));
-            }
+            run: () => void sweepFailures.run(() => this.sweep())
         }]);
     }
 

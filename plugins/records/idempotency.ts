@@ -7,6 +7,7 @@ import type { PolicyStore } from '../../gateway/policies/policy-store';
 import { apiCredentials } from '../../gateway/scopes';
 import { withRevisionTag } from '../../lib/entity-tags';
 import { apiError } from '../../lib/errors';
+import { JobFailures } from '../../lib/job-failures';
 import type { Log } from '../../lib/logger';
 import { PolicyCronJobs } from '../../lib/policy-cron';
 import type { Models } from '../../models';
@@ -169,8 +170,9 @@ export function deleteExpiredIdempotencyKeys(models: Models, now = Date.now()): 
 /** That deletion on the schedule of policies/records.yaml, following reloads. */
 export function idempotencyKeysCleanup(models: Models, policyStore: PolicyStore, log: Log): PolicyCronJobs {
 
+    const failures = new JobFailures(log, ['records'], 'Deleting expired idempotency keys');
     return new PolicyCronJobs(policyStore, [{
         schedule: (policies) => policies.records.idempotency_keys.cleanup_schedule,
-        run: () => void deleteExpiredIdempotencyKeys(models).catch((error: Error) => log(['records', 'error'], `deleting expired idempotency keys: ${error.stack}`))
+        run: () => void failures.run(() => deleteExpiredIdempotencyKeys(models))
     }]);
 }

@@ -1,3 +1,4 @@
+import { JobFailures } from '../../lib/job-failures';
 import { PolicyCronJobs } from '../../lib/policy-cron';
 import { cleanUp } from './clean-up';
 import type { WebhooksContext } from './context';
@@ -10,14 +11,12 @@ import type { DeliveryWorker } from './worker';
  */
 export function webhookTasks(context: WebhooksContext, worker: DeliveryWorker): PolicyCronJobs {
 
+    const cleanUpFailures = new JobFailures(context.log, ['webhooks'], 'The clean-up of webhook deliveries and change events');
     return new PolicyCronJobs(context.policyStore, [
         { schedule: (policies) => policies.webhooks.schedules.sweep, run: () => worker.wake(true) },
         {
             schedule: (policies) => policies.webhooks.schedules.cleanup,
-            run: () => {
-
-                cleanUp(context).catch((error: Error) => context.log(['webhooks', 'error'], `clean-up: ${error.stack}`));
-            }
+            run: () => void cleanUpFailures.run(() => cleanUp(context))
         }
     ]);
 }

@@ -1,3 +1,4 @@
+import { JobFailures } from '../../lib/job-failures';
 import type { WebhookEndpoint } from '../../models/webhook-endpoint';
 import { attemptDelivery, type AttemptOutcome } from './attempt';
 import { claimDue, type ClaimedDelivery } from './claim';
@@ -25,8 +26,15 @@ export class DeliveryWorker {
     private flushTimer?: NodeJS.Timeout;
     private flushing: Promise<void> = Promise.resolve();
     private idle?: () => void;
+    private readonly fillFailures: JobFailures;
+    private readonly recordFailures: JobFailures;
 
-    constructor(private readonly context: WebhooksContext) {}
+    constructor(private readonly context: WebhooksContext) {
+
+        this.fillFailures = new JobFailures(context.log, ['webhooks'], 'The webhook delivery worker');
+        // Unrecorded attempts are attempted again once their lease runs out (at least once).
+        this.recordFailures = new JobFailures(context.log, ['webhooks'], 'Recording webhook delivery attempts');
+    }
 
     start(): void {
 
@@ -79,9 +87,10 @@ export class DeliveryWorker {
 
                 await this.claimWhileRoom();
             } while (this.fillAgain && this.running);
+            this.fillFailures.succeeded();
         }
         catch (error) {
-            this.context.log(['webhooks', 'error'], `delivery worker: ${(error as Error).stack}`);
+            this.fillFailures.failed(error);
         }
         finally {
             this.filling = false;
@@ -145,16 +154,7 @@ export class DeliveryWorker {
         this.flushTimer = undefined;
         const batch = this.outcomes;
         this.outcomes = [];
-        this.flushing = this.flushing.then(async () => {
-
-            try {
-                await recordOutcomes(this.context, batch);
-            }
-            catch (error) {
-                // Unrecorded attempts are attempted again once their lease runs out (at least once).
-                this.context.log(['webhooks', 'error'], `recording ${batch.length} delivery attempts failed: ${(error as Error).stack}`);
-            }
-        });
+        this.flushing = this.flushing.then(() => this.recordFailures.run(() => recordOutcomes(this.context, batch)));
 
         return this.flushing;
     }

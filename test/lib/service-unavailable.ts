@@ -11,6 +11,7 @@ import { requestIdPattern } from '../../lib/request-id';
 import { retryAfterSeconds } from '../../lib/service-unavailable';
 import { bodyOf, createBody, dataOf } from '../plugins/records/fixtures';
 import { SiteClient, siteAccount } from '../plugins/site/client';
+import { until } from '../plugins/stream/client';
 import { freePort } from '../helpers/ports';
 import { scratchDatabase, type ScratchDatabase } from '../helpers/scratch-services';
 import { capturingStderr } from '../helpers/stderr';
@@ -228,6 +229,29 @@ describe('a deployment whose PostgreSQL is cut off', { skip: testVariant !== 'po
         }
 
         expect((await client.get('/admin/apis')).statusCode).to.equal(200);
+    });
+    it('says once that the webhook worker cannot run while the database is cut off, not a stack trace every second, and when it runs again', { timeout: 20_000 }, async () => {
+
+        await server.start();            // the background work: the webhook sweep wakes the worker every second
+        const aboutWorker = () => kept.lines.filter((line) => line.includes('The webhook delivery worker'));
+        // Sequelize says on stderr that it drops the connection of a transaction it could not roll back: kept off the test's output.
+        await capturingStderr(async () => {
+
+            await relay.cut();
+            try {
+                await until(() => aboutWorker().length > 0, 'the worker\'s warning', 5000);
+                await new Promise((resolve) => setTimeout(resolve, 3000));         // three more sweeps
+                expect(aboutWorker()).to.have.length(1);
+                expect(aboutWorker()[0]).to.match(/^\[webhooks,unavailable,warn\] The webhook delivery worker did not run: the database is unreachable \((?:.*ECONNREFUSED.*|Connection terminated unexpectedly)\); it runs again on its schedule, and says here when it does$/);
+                expect(kept.lines.filter((line) => line.includes('error]'))).to.equal([]);
+            }
+            finally {
+                await relay.restore();
+            }
+
+            await until(() => aboutWorker().length === 2, 'the worker running again', 5000);
+        });
+        expect(aboutWorker()[1]).to.match(/^\[webhooks,unavailable\] The webhook delivery worker runs again: the database answers \(\d+ runs missed\)$/);
     });
 });
 
