@@ -12,7 +12,7 @@ export class JobFailures {
 
     private runsMissed = 0;
 
-    /** `what`: the work, as the log line begins ("webhook delivery worker"). */
+    /** `what`: the work, as its log lines begin ("The webhook delivery worker"). */
     constructor(private readonly log: Log, private readonly tags: readonly string[], private readonly what: string) {}
 
     failed(error: unknown): void {
