@@ -30,16 +30,25 @@ export class ServiceError extends Error {
 }
 
 /**
+ * Makes the answer `error` gives (hapi's 500 for an error it did not make) `statusCode` with `code` and
+ * `message`, in place: later onPreResponse steps (the hosted site's pages) see the new answer.
+ */
+export function answerInstead(error: Boom.Boom, statusCode: number, code: ErrorCode, message: string): void {
+
+    error.output.statusCode = statusCode;
+    error.reformat();
+    error.output.payload.message = message;
+    error.output.payload.code = code;
+}
+
+/**
  * A ServiceError no handler turned into an answer of its own reaches hapi, which makes it a 500: it answers
  * as it says instead (its status, code and words), e.g. the 503 of an access change whose announcement
  * Redis missed, thrown from a hosted-site form that expects no refusal.
  */
 export function answerAsServiceSays(error: Boom.Boom & ServiceError): void {
 
-    error.output.statusCode = error.statusCode;
-    error.reformat();
-    error.output.payload.message = error.message;
-    error.output.payload.code = error.code;
+    answerInstead(error, error.statusCode, error.code, error.message);
 }
 
 const codeByStatus: Record<number, ErrorCode> = {

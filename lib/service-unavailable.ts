@@ -1,6 +1,6 @@
 import type Boom from '@hapi/boom';
 
-import { apiError } from './errors';
+import { answerInstead, apiError } from './errors';
 
 /**
  * Seconds a client is asked to wait (Retry-After) when a dependency does not answer. A PostgreSQL
@@ -21,13 +21,10 @@ export function serviceUnavailable(message: string): Boom.Boom {
 /**
  * Makes `error`, a failure because the database did not answer (lib/database-unavailable.ts), the
  * `503 service_unavailable` clients retry, with Retry-After, instead of the 500 that says "a bug,
- * report it". In place, so that later onPreResponse steps (the hosted site's pages) see the 503.
+ * report it". In place (answerInstead()), so that the hosted site's pages see the 503.
  */
 export function becomeServiceUnavailable(error: Boom.Boom): void {
 
-    error.output.statusCode = 503;
-    error.reformat();
-    error.output.payload.message = `The service's database is not answering just now: retry after ${retryAfterSeconds} seconds.`;
-    error.output.payload.code = 'service_unavailable';
+    answerInstead(error, 503, 'service_unavailable', `The service's database is not answering just now: retry after ${retryAfterSeconds} seconds.`);
     error.output.headers['Retry-After'] = String(retryAfterSeconds);
 }
