@@ -3,6 +3,7 @@ import * as Lab from '@hapi/lab';
 import { Sequelize } from 'sequelize';
 
 import { JobFailures } from '../../lib/job-failures';
+import { keptLog } from '../helpers/kept-log';
 import { freePort } from '../helpers/ports';
 
 export const lab = Lab.script();
@@ -24,8 +25,8 @@ describe('JobFailures', () => {
 
     function keptJob(): { job: JobFailures; lines: string[] } {
 
-        const lines: string[] = [];
-        return { lines, job: new JobFailures((tags, message) => lines.push(`[${tags.join(',')}] ${message}`), ['webhooks'], 'The sweep') };
+        const { log, lines } = keptLog();
+        return { lines, job: new JobFailures(log, ['webhooks'], 'The sweep') };
     }
 
     it('logs a bug with its stack, every time it fails', () => {

@@ -6,12 +6,12 @@ import * as Lab from '@hapi/lab';
 import { Sequelize } from 'sequelize';
 import Sqlite3 from 'sqlite3';
 
-import type { Log } from '../../lib/logger';
 import { requestIdPattern } from '../../lib/request-id';
 import { retryAfterSeconds } from '../../lib/service-unavailable';
 import { bodyOf, createBody, dataOf } from '../plugins/records/fixtures';
 import { SiteClient, siteAccount } from '../plugins/site/client';
 import { until } from '../plugins/stream/client';
+import { keptLog } from '../helpers/kept-log';
 import { freePort } from '../helpers/ports';
 import { scratchDatabase, type ScratchDatabase } from '../helpers/scratch-services';
 import { capturingStderr } from '../helpers/stderr';
@@ -21,13 +21,6 @@ import { timed } from '../helpers/timing';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
-
-/** A log that keeps its lines, as `[tags] message`, for a test to read. */
-function keptLog(): { log: Log; lines: string[] } {
-
-    const lines: string[] = [];
-    return { lines, log: (tags, message) => lines.push(`[${tags.join(',')}] ${message}`) };
-}
 
 /** The 503 of a database that does not answer: the JSON every error has, with Retry-After and the request's id. */
 function expectServiceUnavailable(response: ServerInjectResponse, what: string): void {
