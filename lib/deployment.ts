@@ -280,7 +280,7 @@ async function registerPlugins(server: Server, services: Services, master: Buffe
             options: {
                 config: gatewayConfig,
                 models, pepper, authEpoch, policyStore, rateLimits,
-                lastUsed: new LastUsedTracker(models),
+                lastUsed: new LastUsedTracker(models, log),
                 usageMeter
             }
         },

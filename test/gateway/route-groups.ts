@@ -38,7 +38,7 @@ describe('assertRoutesFollowGroups()', () => {
             models: services.models,
             pepper: services.accounts.pepper,
             authEpoch: services.authEpoch,
-            lastUsed: new LastUsedTracker(services.models),
+            lastUsed: new LastUsedTracker(services.models, services.log),
             policyStore: services.policyStore,
             rateLimits: services.rateLimits,
             usageMeter: new UsageMeter(services)

@@ -1,10 +1,15 @@
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
+import { Sequelize } from 'sequelize';
 
 import { changeApiKeyScopes, revokeApiKey } from '../../lib/accounts/api-keys';
 import { changePlan, disableApi, enableApi, suspendFamily, unsuspendFamily } from '../../lib/accounts/families';
 import { generateApiKeyToken, hashApiKey } from '../../gateway/api-key-token';
+import { LastUsedTracker } from '../../gateway/last-used';
+import { defineModels, type Models } from '../../models';
+import { keptLog } from '../helpers/kept-log';
+import { freePort } from '../helpers/ports';
 import { allResources, familyWithKey, testServer } from '../helpers/server';
 import { expectRefusal, expectSuccess } from './requests';
 
@@ -263,5 +268,71 @@ describe('LastUsedTracker', () => {
         finally {
             await reader.stop();
         }
+    });
+
+    describe('when the database does not answer', () => {
+
+        let server: Server;
+        let refusing: Sequelize;
+        let refusingModels: Models;
+
+        before(async () => {
+
+            server = await testServer();
+            // A real driver's failure: PostgreSQL's client connecting to a port nothing listens on.
+            refusing = new Sequelize(`postgres://postgres@127.0.0.1:${await freePort()}/postgres`, { dialect: 'postgres', logging: false });
+            refusingModels = defineModels(refusing);
+        });
+
+        after(async () => {
+
+            await refusing.close();
+            await server.stop();
+        });
+
+        const readLastUsed = async (keyId: string) => (await server.app.services.models.ApiKey.findByPk(keyId))!.last_used_at;
+
+        it('keeps the uses of a failed flush for the next one, and says so once', async () => {
+
+            const { log, lines } = keptLog();
+            let answering = false;
+            const models = { get ApiKey() {
+
+                return (answering ? server.app.services.models : refusingModels).ApiKey;
+            } } as Models;
+
+            const tracker = new LastUsedTracker(models, log);
+            const usedBeforeOutage = Date.now();
+            const first = await familyWithKey(server);
+            const second = await familyWithKey(server);
+            tracker.touch(first.keyId);
+            await tracker.flush();
+            await tracker.flush();
+            const usedAfterOutage = Date.now();
+            tracker.touch(second.keyId);
+            await tracker.flush();
+            expect(lines).to.have.length(1);
+            expect(lines[0]).to.match(/^\[gateway,unavailable,warn\] Writing when API keys were last used \(kept for the next flush\) did not run: the database is unreachable \(connect ECONNREFUSED /);
+
+            answering = true;
+            await tracker.flush();
+            expect(lines.slice(1)).to.equal(['[gateway,unavailable] Writing when API keys were last used (kept for the next flush) runs again: the database answers (3 runs missed)']);
+            expect((await readLastUsed(first.keyId))!.getTime()).to.be.at.least(usedBeforeOutage);
+            expect((await readLastUsed(second.keyId))!.getTime()).to.be.at.least(usedAfterOutage);
+
+            await tracker.flush();              // nothing left to write
+            expect(lines).to.have.length(2);
+        });
+
+        it('stops without rejecting, so the server\'s own shutdown goes on', async () => {
+
+            const { log, lines } = keptLog();
+            const tracker = new LastUsedTracker(refusingModels, log);
+            tracker.start();
+            tracker.touch((await familyWithKey(server)).keyId);
+            await tracker.stop();
+            expect(lines).to.have.length(1);
+            expect(lines[0]).to.contain('did not run: the database is unreachable');
+        });
     });
 });
