@@ -21,7 +21,7 @@ import { serializeRecord } from '../plugins/records/serialize';
 import { familyWithKey } from '../test/helpers/server';
 import { collectGarbage, rssPeakSampler } from './lib/memory';
 import { scratchPostgres } from './lib/postgres';
-import { printMachine, printTable, printTargets } from './lib/report';
+import { printMachine, printTable, printTargets, targetPercent } from './lib/report';
 import { runScript } from './lib/run';
 import { seedPersons } from './lib/seed';
 import { benchDeployment } from './lib/servers';
@@ -215,7 +215,7 @@ async function csvExport(): Promise<void> {
             const exportRatio = ratio(deployment.exports);
             const growth = megabytes(deployment.peakRssGrowth!);
             return [
-                { target: `${deployment.database}: export at least ${100 * targetRatio}% of the in-memory rows/s`, measured: `${(100 * exportRatio).toFixed(0)}%`, met: exportRatio >= targetRatio },
+                { target: `${deployment.database}: export at least ${100 * targetRatio}% of the in-memory rows/s`, measured: targetPercent(exportRatio), met: exportRatio >= targetRatio },
                 { target: `${deployment.database}: peak RSS growth under ${targetRssGrowthMb} MB`, measured: `${growth.toFixed(0)} MB`, met: growth < targetRssGrowthMb }
             ];
         }));

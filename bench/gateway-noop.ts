@@ -20,7 +20,7 @@ import YAML from 'yaml';
 import { projectRoot } from '../lib/config';
 import { familyWithKey, scratchDirectory } from '../test/helpers/server';
 import { preflight } from './lib/preflight';
-import { assertNoErrors, printEnvironment, printMeasurements, printTargets } from './lib/report';
+import { assertNoErrors, printEnvironment, printMeasurements, printTargets, targetPercent } from './lib/report';
 import { benchSettings, measureTargets, runScript } from './lib/run';
 import { bareServer, benchDeployment, noopBody } from './lib/servers';
 
@@ -119,7 +119,7 @@ async function gatewayNoop(): Promise<void> {
 
         const ratio = measured.requestsPerSecond / baseline.requestsPerSecond;
         printMeasurements(measurements, baseline);
-        printTargets([{ target: `gateway at least ${100 * targetRatio}% of bare hapi requests/s`, measured: `${(100 * ratio).toFixed(0)}%`, met: ratio >= targetRatio }]);
+        printTargets([{ target: `gateway at least ${100 * targetRatio}% of bare hapi requests/s`, measured: targetPercent(ratio), met: ratio >= targetRatio }]);
         assertNoErrors(measurements);
     }
     finally {

@@ -10,6 +10,9 @@ export interface TargetCheck {
     met: boolean;
 }
 
+/** A ratio as a target line shows it: to a tenth, so that a figure just short of the target does not print as the target itself. */
+export const targetPercent = (ratio: number): string => `${(100 * ratio).toFixed(1)}%`;
+
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const memory = (before: MemorySample, after: MemorySample, key: keyof MemorySample) => `${megabytes(before[key])} → ${megabytes(after[key])}`;
