@@ -14,6 +14,8 @@ export interface Config {
     databaseUrl: string;
     /** DATABASE_URL unset: the SQLite file under DATA_DIR of a first `npm start`, where an empty database gets a demo family. */
     embeddedDatabase: boolean;
+    /** PostgreSQL: how long a query may go unanswered before it fails and its connection is dropped; 0, for ever. */
+    databaseQueryTimeoutSeconds: number;
     redisUrl?: string;
     /** Prefix of every Redis key this deployment writes, so several deployments can share one Redis. */
     redisPrefix: string;
@@ -51,6 +53,7 @@ const schema = Joi.object({
     PORT: Joi.number().integer().min(0).max(65535).default(3000),
     HOST: Joi.string().hostname().default('127.0.0.1').messages({ 'string.hostname': '"HOST" must be a host name or an IP address to listen on' }),
     DATABASE_URL: Joi.string().pattern(/^(sqlite:|postgres(ql)?:\/\/)/).message('DATABASE_URL must start with sqlite: or postgres://'),
+    DATABASE_QUERY_TIMEOUT: Joi.number().min(0).max(86_400).default(30),
     REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
     REDIS_PREFIX: Joi.string().default('fr:'),
     DATA_DIR: Joi.string(),
@@ -142,6 +145,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env, over
         host,
         databaseUrl: value.DATABASE_URL ?? `sqlite:${Path.join(dataDir, 'family-records.sqlite')}`,
         embeddedDatabase: value.DATABASE_URL === undefined,
+        databaseQueryTimeoutSeconds: value.DATABASE_QUERY_TIMEOUT,
         redisUrl: value.REDIS_URL,
         redisPrefix: value.REDIS_PREFIX,
         dataDir,

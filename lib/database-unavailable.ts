@@ -21,6 +21,9 @@ const unavailableStates = new Set(['57P01', '57P02', '57P03', '53300']);
 // What pg says, without a code, when the server closed the connection under it (pg/lib/client.js).
 const droppedConnectionMessages = new Set(['Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable']);
 
+// What pg says when a query had no answer within the query timeout (lib/database.ts): the server, or the network to it, went silent.
+const unansweredQueryMessage = 'Query read timeout';
+
 /** Where drivers and frameworks keep the error they wrap: Sequelize's `parent`/`original`, `cause`, Boom's `data`. */
 const wrappedKeys = ['parent', 'original', 'cause', 'data'] as const;
 
@@ -40,7 +43,7 @@ function reasonOf(error: Error & { code?: unknown }): DatabaseUnavailable['reaso
     }
 
     const code = typeof error.code === 'string' ? error.code : '';
-    return socketCodes.has(code) || unavailableStates.has(code) || /^08[0-9A-Z]{3}$/.test(code) || droppedConnectionMessages.has(error.message) ? 'unreachable' : undefined;
+    return socketCodes.has(code) || unavailableStates.has(code) || /^08[0-9A-Z]{3}$/.test(code) || droppedConnectionMessages.has(error.message) || error.message === unansweredQueryMessage ? 'unreachable' : undefined;
 }
 
 function unavailableWithin(error: unknown, depth: number, seen: Set<Error>): DatabaseUnavailable | undefined {

@@ -8,8 +8,17 @@ import { migrations } from '../models/migrations';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+export interface DatabaseOptions {
+    /**
+     * PostgreSQL: seconds a query may go unanswered before it fails (and Sequelize, or the list reader, drops its
+     * connection); unset or 0, no limit. Without one, a query sent on a connection whose server vanished without a
+     * reset (a power cut, a failover, a firewall dropping the flow) waits for TCP to give up: about 15 minutes.
+     */
+    queryTimeoutSeconds?: number;
+}
+
 /** Opens the database named by a `sqlite:<file>` or `postgres://` URL. */
-export function openDatabase(databaseUrl: string): Sequelize {
+export function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Sequelize {
 
     if (databaseUrl.startsWith('sqlite:')) {
         const storage = databaseUrl.slice('sqlite:'.length) || ':memory:';
@@ -33,7 +42,7 @@ export function openDatabase(databaseUrl: string): Sequelize {
         // retries (about two minutes), and a request for Sequelize's acquire timeout (60 s), past any client's patience.
         // A connection to a PostgreSQL that answers takes milliseconds, so 5 s means it does not; a request that waits
         // 10 s for one of the 10 connections finds the database too busy to be worth waiting for.
-        dialectOptions: { connectionTimeoutMillis: 5_000 },
+        dialectOptions: { connectionTimeoutMillis: 5_000, ...options.queryTimeoutSeconds ? { query_timeout: options.queryTimeoutSeconds * 1000 } : {} },
         pool: { max: 10, min: 0, idle: 10_000, acquire: 10_000 }
     });
 }
@@ -57,6 +66,32 @@ class BusyTimeoutDatabase extends Sqlite3.Database {
 }
 
 const sqliteWithBusyTimeout = { ...Sqlite3, Database: BusyTimeoutDatabase };
+
+/**
+ * Opens the database and brings its schema up to date. On PostgreSQL the migrations run on
+ * connections of their own, without the query timeout: building an index on a large table, or
+ * waiting for another instance's migrations, may rightly take longer. SQLite has no query timeout,
+ * and an in-memory database exists on its own connection only: it is migrated where it is used.
+ */
+export async function openMigratedDatabase(databaseUrl: string, options: DatabaseOptions = {}): Promise<Sequelize> {
+
+    const embedded = databaseUrl.startsWith('sqlite:');
+    const migrating = openDatabase(databaseUrl, embedded ? options : {});
+    try {
+        await migrate(migrating);
+    }
+    catch (error) {
+        await migrating.close();
+        throw error;
+    }
+
+    if (embedded) {
+        return migrating;
+    }
+
+    await migrating.close();
+    return openDatabase(databaseUrl, options);
+}
 
 /** Brings the schema up to date. Safe when several instances start at once on PostgreSQL. */
 export async function migrate(sequelize: Sequelize): Promise<void> {

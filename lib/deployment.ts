@@ -29,7 +29,7 @@ import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './change-bus';
 import { decorateClientAddress } from './client-address';
 import { answerClientErrors } from './client-errors';
 import { ConfigError, configFromEnvironment, type Config } from './config';
-import { migrate, openDatabase, transactionRunner } from './database';
+import { openMigratedDatabase, transactionRunner } from './database';
 import { databaseUnavailable } from './database-unavailable';
 import { answerAsServiceSays, apiError, failedValidationPart, ServiceError, withErrorCode } from './errors';
 import { checkFilesDirectory } from './files-directory';
@@ -147,9 +147,8 @@ function checkFallbackFonts(paths: readonly string[]): void {
 /** The database, migrated, and the master secret it is used with; closed again when either fails (a SECRET_KEY not the database's). */
 async function openedDatabase(config: Config): Promise<{ sequelize: Sequelize; models: Models; master: Buffer }> {
 
-    const sequelize = openDatabase(config.databaseUrl);
+    const sequelize = await openMigratedDatabase(config.databaseUrl, { queryTimeoutSeconds: config.databaseQueryTimeoutSeconds });
     try {
-        await migrate(sequelize);
         const models = defineModels(sequelize);
         return { sequelize, models, master: await masterSecret(models, config.secretKey) };
     }

@@ -13,8 +13,9 @@ import type { Services } from '../services';
  */
 export async function withServer<T>(work: (server: Server) => Promise<T>): Promise<T> {
 
-    // A one-shot command needs no policy reloads; only errors are logged, on stderr.
-    const config = configFromEnvironment(process.env, { watchPolicies: false });
+    // A one-shot command needs no policy reloads; only errors are logged, on stderr. Its queries may take as long as
+    // they need (deleting a large family, say): the operator at the terminal, not a client's patience, decides.
+    const config = configFromEnvironment(process.env, { watchPolicies: false, databaseQueryTimeoutSeconds: 0 });
     const server = await deployment({ config, log: consoleLog(true, config.logFormat) });
     try {
         return await work(server);

@@ -4,6 +4,7 @@ import type { Client } from 'pg';
 import type { Sequelize } from 'sequelize';
 import type { Database, Statement as PreparedStatement } from 'sqlite3';
 
+import { databaseUnavailable } from '../../lib/database-unavailable';
 import type { Statement } from './list-sql';
 
 /** What a list statement answers (list-sql.ts): one row, the page as JSON text and, from recordLinesStatement(), how many records it holds. */
@@ -112,12 +113,24 @@ function postgresListReader(sequelize: Sequelize): ListReader {
         async read({ sql, bind }) {
 
             const client = await sequelize.connectionManager.getConnection({ type: 'read' }) as Client;
+            let lost = false;
             try {
                 const result = await client.query<ListedRow>({ name: nameOf(sql), text: sql, values: bind });
                 return result.rows[0];
             }
+            catch (error) {
+                lost = databaseUnavailable(error) !== undefined;
+                throw error;
+            }
             finally {
-                sequelize.connectionManager.releaseConnection(client);
+                // A query left unanswered (the query timeout) leaves its connection waiting for that answer: dropped, as
+                // Sequelize drops its own, not pooled again for the next query to wait behind it.
+                if (lost) {
+                    void sequelize.connectionManager.destroyConnection(client).catch(() => undefined);
+                }
+                else {
+                    sequelize.connectionManager.releaseConnection(client);
+                }
             }
         },
         async close() {

@@ -97,6 +97,24 @@ describe('configFromEnvironment()', () => {
         });
     });
 
+    describe('DATABASE_QUERY_TIMEOUT', () => {
+
+        it('is 30 seconds when unset, and takes any number of seconds up to a day, 0 for none', () => {
+
+            expect(configFromEnvironment({}).databaseQueryTimeoutSeconds).to.equal(30);
+            expect(configFromEnvironment({ DATABASE_QUERY_TIMEOUT: '0' }).databaseQueryTimeoutSeconds).to.equal(0);
+            expect(configFromEnvironment({ DATABASE_QUERY_TIMEOUT: '2.5' }).databaseQueryTimeoutSeconds).to.equal(2.5);
+            expect(configFromEnvironment({ DATABASE_QUERY_TIMEOUT: '86400' }).databaseQueryTimeoutSeconds).to.equal(86_400);
+        });
+
+        it('stops start-up on anything else, naming it', () => {
+
+            for (const value of ['-1', 'thirty', '', '86401']) {
+                expect(() => configFromEnvironment({ DATABASE_QUERY_TIMEOUT: value }), value).to.throw(ConfigError, /^Invalid configuration: "DATABASE_QUERY_TIMEOUT" must be /);
+            }
+        });
+    });
+
     describe('LOG_FORMAT', () => {
 
         it('is text when unset, and takes text or json', () => {

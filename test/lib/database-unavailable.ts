@@ -132,6 +132,28 @@ describe('databaseUnavailable()', () => {
         }
     });
 
+    it('recognises a query left unanswered past the query timeout on a connection that stays open, as pg and Sequelize report it', { skip: testVariant !== 'postgres' }, async () => {
+
+        const url = new URL(process.env.TEST_DATABASE_URL!);
+        const relay = await tcpRelay(Number(url.port || 5432), url.hostname);
+        url.port = String(relay.port);
+        const client = new Client({ connectionString: url.toString(), query_timeout: 300 });
+        const sequelize = new Sequelize(url.toString(), { dialect: 'postgres', logging: false, dialectOptions: { query_timeout: 300 } });
+        try {
+            await client.connect();
+            await sequelize.query('SELECT 1');
+            relay.freeze();
+            const unanswered = await failureOf(() => client.query('SELECT 1'));
+            expect(databaseUnavailable(unanswered)).to.equal({ reason: 'unreachable', message: 'Query read timeout' });
+            expect(databaseUnavailable(await failureOf(() => sequelize.query('SELECT 1')))).to.equal({ reason: 'unreachable', message: 'Query read timeout' });
+        }
+        finally {
+            await relay.close();
+            await client.end().catch(() => undefined);
+            await sequelize.close();
+        }
+    });
+
     it('recognises SQLite\'s lock held past the busy timeout, from sqlite3 itself and from Sequelize', async () => {
 
         const file = Path.join(scratchDirectory(), 'busy.sqlite');

@@ -98,6 +98,8 @@ describe('the answer to a failure', () => {
 
 describe('a deployment whose PostgreSQL is cut off', { skip: testVariant !== 'postgres' }, () => {
 
+    const queryTimeoutSeconds = 2;
+
     let database: ScratchDatabase;
     let relay: TcpRelay;
     let server: Server;
@@ -110,7 +112,7 @@ describe('a deployment whose PostgreSQL is cut off', { skip: testVariant !== 'po
         relay = await tcpRelay(Number(adminUrl.port || 5432), adminUrl.hostname);
         const throughRelay = new URL(database.url);
         throughRelay.port = String(relay.port);
-        server = await testServer({ env: { DATABASE_URL: throughRelay.toString() }, log: kept.log });
+        server = await testServer({ env: { DATABASE_URL: throughRelay.toString(), DATABASE_QUERY_TIMEOUT: String(queryTimeoutSeconds) }, log: kept.log });
     });
 
     after(async () => {
@@ -180,6 +182,39 @@ describe('a deployment whose PostgreSQL is cut off', { skip: testVariant !== 'po
         }
 
         expect((await family.inject('GET', '/api/v1/persons')).statusCode).to.equal(200);
+    });
+
+    it('answers 503 when a query goes unanswered on a connection that stays open, and drops that connection for a new one', { timeout: 60_000 }, async () => {
+
+        const family = await familyWithKey(server);
+        const id = dataOf(await family.inject('POST', '/api/v1/persons', createBody('persons')), 201).id;
+        expect((await family.inject('GET', '/api/v1/persons')).statusCode).to.equal(200);
+        const { sequelize } = server.app.services;
+        const openAtFreeze = (sequelize.connectionManager as unknown as { pool: { size: number } }).pool.size;
+        expect(openAtFreeze).to.be.at.least(1);
+
+        relay.freeze();
+        const answers: ServerInjectResponse[] = [];
+        try {
+            // Every connection open at the freeze fails the query sent on it once, after the timeout, and is dropped; the
+            // pool connects anew, and new connections are relayed. Kept, a connection would fail every list that drew it.
+            let list = await timed(() => family.inject('GET', '/api/v1/persons'));
+            while (list.result.statusCode !== 200 && answers.length <= openAtFreeze) {
+                expectServiceUnavailable(list.result, 'a list on a connection gone silent');
+                expect(list.ms).to.be.within(queryTimeoutSeconds * 1000 - 100, queryTimeoutSeconds * 1000 + 2000);
+                answers.push(list.result);
+                list = await timed(() => family.inject('GET', '/api/v1/persons'));
+            }
+
+            expect(list.result.statusCode).to.equal(200);
+            expect(answers.length).to.be.within(1, openAtFreeze);
+            expectOneLineEach(kept.lines, answers, /503, the database is unreachable: Query read timeout$/);
+            expect(kept.lines.filter((line) => line.includes('[request,error]'))).to.equal([]);
+            expect(dataOf(await family.inject('GET', `/api/v1/persons/${id}`)).id).to.equal(id);
+        }
+        finally {
+            await relay.restore();
+        }
     });
 
     it('shows the hosted site\'s 503 page, not the 500 page, when signing in finds no database', async () => {
