@@ -11,9 +11,10 @@ import { MemoryRateLimitStore } from '../../gateway/rate-limit/memory-store';
 import { RedisRateLimitStore } from '../../gateway/rate-limit/redis-store';
 import type { RateLimitDecision, RateLimitRule, RateLimitStore } from '../../gateway/rate-limit/types';
 import { RedisOutage } from '../../lib/redis-outage';
+import { clearOfHourBoundary } from '../helpers/timing';
 
 export const lab = Lab.script();
-const { describe, it, before, after } = lab;
+const { describe, it, before, beforeEach, after } = lab;
 const { expect } = Code;
 
 type RedisClient = ReturnType<typeof createClient>;
@@ -127,6 +128,9 @@ describe('RedisRateLimitStore', { skip: !redisAnswers }, () => {
         client = await connectRedis();
         otherClient = await connectRedis();
     });
+
+    // Redis counts in hour-long windows of the real clock here: every hit of a test falls in one.
+    beforeEach(() => clearOfHourBoundary());
 
     after(async () => {
 

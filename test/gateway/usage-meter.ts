@@ -5,6 +5,7 @@ import type { Server } from '@hapi/hapi';
 import { hourOf, statusClassOf, UsageMeter } from '../../gateway/usage-meter';
 import { editPolicyFile } from '../helpers/policy-files';
 import { copyPolicies, familyWithKey, testServer } from '../helpers/server';
+import { clearOfHourBoundary } from '../helpers/timing';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -27,6 +28,8 @@ describe('UsageMeter', () => {
 
     it('counts a key\'s requests by route and status class in memory, and writes them at a flush', async () => {
 
+        await clearOfHourBoundary();                // every count of the test in one hour
+
         const family = await familyWithKey(server, { resources: ['persons'] });
         await family.inject('GET', '/api/v1/persons');
         await family.inject('GET', '/api/v1/persons');
@@ -45,6 +48,8 @@ describe('UsageMeter', () => {
     });
 
     it('adds to what is stored, so instances sharing a database keep exact totals', async () => {
+
+        await clearOfHourBoundary();                // every count of the test in one hour
 
         const second = await testServer({ shareWith: server });
         const family = await familyWithKey(server, { resources: ['persons'] });
@@ -65,6 +70,8 @@ describe('UsageMeter', () => {
     });
 
     it('keeps the counts of a failed flush for the next one', async () => {
+
+        await clearOfHourBoundary();                // every count of the test in one hour
 
         const services = server.app.services;
         let failNext = true;
