@@ -87,9 +87,17 @@ function sqliteListReader(sequelize: Sequelize): ListReader {
 }
 
 /**
+ * How many list statements a PostgreSQL connection keeps prepared. Each holds about 100 KB of the
+ * server's memory (its plan) for as long as the connection lives, and a client chooses the shapes
+ * (sort, filters, search words, page size): past this number, a text runs unprepared.
+ */
+export const preparedPerConnection = 50;
+
+/**
  * PostgreSQL: a pooled connection per read, and a named (server-side prepared) statement per SQL
- * text, so the server parses and plans each shape once per connection. The name is derived from
- * the text: pg refuses one name for two texts on a connection.
+ * text, so the server parses and plans each shape once per connection, up to
+ * `preparedPerConnection` texts a connection; any other is parsed and planned at each read. The
+ * name is derived from the text: pg refuses one name for two texts on a connection.
  */
 function postgresListReader(sequelize: Sequelize): ListReader {
 
@@ -109,13 +117,34 @@ function postgresListReader(sequelize: Sequelize): ListReader {
         return name;
     };
 
+    const preparedOn = new WeakMap<Client, Set<string>>();
+    const keepsPrepared = (client: Client, sql: string): boolean => {
+
+        let prepared = preparedOn.get(client);
+        if (!prepared) {
+            prepared = new Set();
+            preparedOn.set(client, prepared);
+        }
+
+        if (!prepared.has(sql)) {
+            if (prepared.size >= preparedPerConnection) {
+                return false;
+            }
+
+            prepared.add(sql);
+        }
+
+        return true;
+    };
+
     return {
         async read({ sql, bind }) {
 
             const client = await sequelize.connectionManager.getConnection({ type: 'read' }) as Client;
             let lost = false;
             try {
-                const result = await client.query<ListedRow>({ name: nameOf(sql), text: sql, values: bind });
+                const query = keepsPrepared(client, sql) ? { name: nameOf(sql), text: sql, values: bind } : { text: sql, values: bind };
+                const result = await client.query<ListedRow>(query);
                 return result.rows[0];
             }
             catch (error) {

@@ -4,7 +4,7 @@ import * as Lab from '@hapi/lab';
 import { QueryTypes, Sequelize } from 'sequelize';
 
 import { persons } from '../../../models/resources/persons';
-import { listReader, preparedLimit } from '../../../plugins/records/list-readers';
+import { listReader, preparedLimit, preparedPerConnection } from '../../../plugins/records/list-readers';
 import { listStatement, type ListOptions } from '../../../plugins/records/list-sql';
 import { familyWithKey, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
 import { insertPersons } from '../formats/helpers';
@@ -60,6 +60,28 @@ describe(`listReader() on ${testVariant}`, () => {
         await expect(reader.read({ sql: 'SELECT no_such_column AS "rows" FROM "persons"', bind: [] })).to.reject();
         expect(await idsRead(reader, {})).to.equal([personId]);
         await reader.close();
+    });
+
+    it('keeps a bounded number of statements prepared on a PostgreSQL connection, and runs any other unprepared', { skip: testVariant !== 'postgres' }, async () => {
+
+        const single = new Sequelize(server.app.services.config.databaseUrl, { dialect: 'postgres', logging: false, pool: { max: 1 } });
+        const reader = listReader(single);
+        const preparedCount = async () => Number((await single.query('SELECT count(*) AS "count" FROM pg_prepared_statements', { type: QueryTypes.SELECT }) as [{ count: string }])[0].count);
+        try {
+            // Each page size is a text of its own (list-sql.ts): a client can ask for as many as it likes.
+            for (let round = 0; round < 2; ++round) {
+                for (let limit = 1; limit <= preparedPerConnection + 20; ++limit) {
+                    const { rows } = await reader.read(listStatement(persons, options({ gender: 'female' }), 'postgres', limit));
+                    expect(JSON.parse(rows).map((values: unknown[]) => values[0])).to.equal([personId]);
+                }
+            }
+
+            expect(await preparedCount()).to.equal(preparedPerConnection);
+        }
+        finally {
+            await reader.close();
+            await single.close();
+        }
     });
 
     it('lets PostgreSQL keep one plan for a list statement, not plan every page anew', { skip: testVariant !== 'postgres' }, async () => {
