@@ -1,5 +1,6 @@
 import Path from 'path';
 
+import type { Client } from 'pg';
 import { Sequelize, Transaction } from 'sequelize';
 import Sqlite3 from 'sqlite3';
 import { SequelizeStorage, Umzug } from 'umzug';
@@ -43,7 +44,18 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
         // A connection to a PostgreSQL that answers takes milliseconds, so 5 s means it does not; a request that waits
         // 10 s for one of the 10 connections finds the database too busy to be worth waiting for.
         dialectOptions: { connectionTimeoutMillis: 5_000, ...options.queryTimeoutSeconds ? { query_timeout: options.queryTimeoutSeconds * 1000 } : {} },
-        pool: { max: 10, min: 0, idle: 10_000, acquire: 10_000 }
+        pool: { max: 10, min: 0, idle: 10_000, acquire: 10_000 },
+        hooks: {
+            // The list reader's prepared statements (plugins/records/list-readers.ts) are the only ones here with a plan
+            // to keep: PostgreSQL would keep one plan for all families only when it costs about as much as a family's own,
+            // and a family larger than the average one costs far less on its own (LIMIT 51 of its many rows), so each of
+            // its pages was planned anew. Every family's list goes through the same index whatever its size: one plan serves
+            // all. Sequelize's own statements are written out or have no plan to choose (an INSERT's bound values).
+            afterConnect: async (connection) => {
+
+                await (connection as Client).query('SET plan_cache_mode = force_generic_plan');
+            }
+        }
     });
 }
 

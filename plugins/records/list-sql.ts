@@ -77,22 +77,6 @@ function afterCursor(resource: ResourceDeclaration, cursor: Cursor, dialect: Sql
     return `((${field}, "id") ${beyond} (${parameter(cursor.value)}, ${parameter(cursor.id)}) OR ${field} IS NULL)`;
 }
 
-/**
- * The page size, written into the SQL rather than bound. PostgreSQL keeps one plan for a prepared
- * statement, whatever its values (a generic plan), only when that plan costs about as much as each
- * run's own; with a bound LIMIT it costed it for a tenth of the table, so it planned every page
- * anew, about a quarter of its time for a page of 51. The number is the API's validated `limit` or
- * a batch size: checked here as the last guard, as column() checks names.
- */
-function limitLiteral(limit: number): string {
-
-    if (!Number.isSafeInteger(limit) || limit < 1) {
-        throw new Error(`${limit} is not a page size`);
-    }
-
-    return String(limit);
-}
-
 /** The rows of one keyset page, in order, as a subquery; `order` names its columns bare. */
 function pageQuery(resource: ResourceDeclaration, options: ListOptions, dialect: SqlDialect, limit: number): { page: string; orderBy: (relation?: string) => string; bind: unknown[] } {
 
@@ -125,7 +109,7 @@ function pageQuery(resource: ResourceDeclaration, options: ListOptions, dialect:
     };
 
     // The columns a list shows, not `*`: the search text is as long as every searchable field together.
-    const page = `SELECT ${listColumns(resource).map(quoted).join(', ')} FROM ${quoted(resource.table)} WHERE ${conditions.join(' AND ')} ORDER BY ${orderBy()} LIMIT ${limitLiteral(limit)}`;
+    const page = `SELECT ${listColumns(resource).map(quoted).join(', ')} FROM ${quoted(resource.table)} WHERE ${conditions.join(' AND ')} ORDER BY ${orderBy()} LIMIT ${parameter(limit)}`;
     return { page, orderBy, bind };
 }
 

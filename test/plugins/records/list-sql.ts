@@ -29,15 +29,14 @@ describe('listStatement()', () => {
     };
 
     for (const [dialect, statement] of ['sqlite', 'postgres'].flatMap((name) => [[name, listStatement], [name, recordLinesStatement]] as const)) {
-        it(`binds every value of ${statement.name}() on ${dialect}, scoping to the family first: none is written into the SQL but the page size`, () => {
+        it(`binds every value of ${statement.name}() on ${dialect}, scoping to the family first: none is written into the SQL`, () => {
 
             const { sql, bind } = statement(persons, options, dialect, 26);
             expect(sql).to.not.contain('marker');
             expect(sql).to.not.contain('Brien');
             expect(sql).to.contain('WHERE "family_long_id" = $1 AND');
             expect(bind[0]).to.equal('fam_marker_family');
-            expect(bind).to.include(['marker_filter', hostile, 'marker_cursor_value', 'marker_cursor_id']);
-            expect(sql).to.contain(' LIMIT 26)');           // written, so PostgreSQL can keep one plan for the statement (list-sql.ts)
+            expect(bind).to.include(['marker_filter', hostile, 'marker_cursor_value', 'marker_cursor_id', 26]);
             // One parameter per search word, whatever the number of searchable fields it is matched against.
             expect(bind.filter((value) => String(value).includes('markersearch'))).to.have.length(2);
             expect(sql.match(/\$\d+/g)!.map((placeholder) => Number(placeholder.slice(1))).sort((a, b) => a - b).at(-1)).to.equal(bind.length);
@@ -48,13 +47,6 @@ describe('listStatement()', () => {
 
         expect(() => listStatement(persons, { ...options, sort: 'family_long_id', after: undefined }, 'sqlite', 10)).to.throw('family_long_id is not a column of persons');
         expect(() => listStatement(persons, { ...options, filters: { 'gender" = gender OR "1': 'x' } }, 'postgres', 10)).to.throw(/is not a column of persons/);
-    });
-
-    it('refuses a page size that is not a whole number above 0', () => {
-
-        for (const limit of [0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
-            expect(() => recordLinesStatement(persons, options, 'postgres', limit), String(limit)).to.throw(`${limit} is not a page size`);
-        }
     });
 });
 
@@ -167,7 +159,7 @@ describe(`list reading on ${testVariant}`, () => {
     it('looks for each search word folded, in the folded search text only, and never reads that text out', () => {
 
         const { sql, bind } = listStatement(persons, { familyLongId: family.familyLongId, search: 'ÉMILE  Østergaard', sort: 'created_at', direction: 'asc', filters: {} }, testVariant, 1);
-        expect(bind).to.equal([family.familyLongId, 'emile', 'ostergaard']);
+        expect(bind).to.equal([family.familyLongId, 'emile', 'ostergaard', 1]);
         expect(sql.match(/"search_text"/g)).to.have.length(2);
         expect(sql).to.not.contain('*');
         expect(sql).to.not.contain('ILIKE');
