@@ -89,7 +89,7 @@ function sqliteListReader(sequelize: Sequelize): ListReader {
 /**
  * How many list statements a PostgreSQL connection keeps prepared. Each holds about 100 KB of the
  * server's memory (its plan) for as long as the connection lives, and a client chooses the shapes
- * (sort, filters, search words, page size): past this number, a text runs unprepared.
+ * (sort, filters, search words, cursor): past this number, a text runs unprepared.
  */
 export const preparedPerConnection = 50;
 
