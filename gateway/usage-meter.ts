@@ -117,7 +117,7 @@ export class UsageMeter {
     /** Writes the counts so far. Flushes run one at a time; a failed one keeps its counts for the next. */
     flush(): Promise<void> {
 
-        this.flushing = this.flushing.then(() => this.writePending());
+        this.flushing = this.flushing.then(() => this.writeFailures.run(() => this.writePending()));
         return this.flushing;
     }
 
@@ -167,11 +167,8 @@ export class UsageMeter {
         }
         catch (error) {
             batch.forEach((count) => this.add(count));
-            this.writeFailures.failed(error);
-            return;
+            throw error;
         }
-
-        this.writeFailures.succeeded();
     }
 
     private add(count: Count): void {
