@@ -16,6 +16,8 @@ export interface Config {
     embeddedDatabase: boolean;
     /** PostgreSQL: how long a query may go unanswered before it fails and its connection is dropped; 0, for ever. */
     databaseQueryTimeoutSeconds: number;
+    /** PostgreSQL: the most connections one instance holds (every request, background job and list read shares them). */
+    databasePoolMax: number;
     redisUrl?: string;
     /** Prefix of every Redis key this deployment writes, so several deployments can share one Redis. */
     redisPrefix: string;
@@ -54,6 +56,7 @@ const schema = Joi.object({
     HOST: Joi.string().hostname().default('127.0.0.1').messages({ 'string.hostname': '"HOST" must be a host name or an IP address to listen on' }),
     DATABASE_URL: Joi.string().pattern(/^(sqlite:|postgres(ql)?:\/\/)/).message('DATABASE_URL must start with sqlite: or postgres://'),
     DATABASE_QUERY_TIMEOUT: Joi.number().min(0).max(86_400).default(30),
+    DATABASE_POOL_MAX: Joi.number().integer().min(1).max(1000).default(10),
     REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
     REDIS_PREFIX: Joi.string().default('fr:'),
     DATA_DIR: Joi.string(),
@@ -146,6 +149,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env, over
         databaseUrl: value.DATABASE_URL ?? `sqlite:${Path.join(dataDir, 'family-records.sqlite')}`,
         embeddedDatabase: value.DATABASE_URL === undefined,
         databaseQueryTimeoutSeconds: value.DATABASE_QUERY_TIMEOUT,
+        databasePoolMax: value.DATABASE_POOL_MAX,
         redisUrl: value.REDIS_URL,
         redisPrefix: value.REDIS_PREFIX,
         dataDir,

@@ -16,7 +16,12 @@ export interface DatabaseOptions {
      * reset (a power cut, a failover, a firewall dropping the flow) waits for TCP to give up: about 15 minutes.
      */
     queryTimeoutSeconds?: number;
+    /** PostgreSQL: the most connections this process holds at once; 10 when unset. */
+    poolMax?: number;
 }
+
+/** Sequelize's default, and the service's. */
+const defaultPoolMax = 10;
 
 /** Opens the database named by a `sqlite:<file>` or `postgres://` URL. */
 export function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Sequelize {
@@ -42,9 +47,9 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
         // connection fails at once; but a host that drops packets would hold a connection attempt for the kernel's SYN
         // retries (about two minutes), and a request for Sequelize's acquire timeout (60 s), past any client's patience.
         // A connection to a PostgreSQL that answers takes milliseconds, so 5 s means it does not; a request that waits
-        // 10 s for one of the 10 connections finds the database too busy to be worth waiting for.
+        // 10 s for one of its pooled connections finds the database too busy to be worth waiting for.
         dialectOptions: { connectionTimeoutMillis: 5_000, ...options.queryTimeoutSeconds ? { query_timeout: options.queryTimeoutSeconds * 1000 } : {} },
-        pool: { max: 10, min: 0, idle: 10_000, acquire: 10_000 },
+        pool: { max: options.poolMax ?? defaultPoolMax, min: 0, idle: 10_000, acquire: 10_000 },
         hooks: {
             // The list reader's prepared statements (plugins/records/list-readers.ts) are the only ones here with a plan
             // to keep: PostgreSQL would keep one plan for all families only when it costs about as much as a family's own,
@@ -81,14 +86,14 @@ const sqliteWithBusyTimeout = { ...Sqlite3, Database: BusyTimeoutDatabase };
 
 /**
  * Opens the database and brings its schema up to date. On PostgreSQL the migrations run on
- * connections of their own, without the query timeout: building an index on a large table, or
+ * connections of their own (no more of them than `poolMax`), without the query timeout: building an index on a large table, or
  * waiting for another instance's migrations, may rightly take longer. SQLite has no query timeout,
  * and an in-memory database exists on its own connection only: it is migrated where it is used.
  */
 export async function openMigratedDatabase(databaseUrl: string, options: DatabaseOptions = {}): Promise<Sequelize> {
 
     const embedded = databaseUrl.startsWith('sqlite:');
-    const migrating = openDatabase(databaseUrl, embedded ? options : {});
+    const migrating = openDatabase(databaseUrl, embedded ? options : { poolMax: options.poolMax });
     try {
         await migrate(migrating);
     }

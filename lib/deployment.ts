@@ -147,7 +147,7 @@ function checkFallbackFonts(paths: readonly string[]): void {
 /** The database, migrated, and the master secret it is used with; closed again when either fails (a SECRET_KEY not the database's). */
 async function openedDatabase(config: Config): Promise<{ sequelize: Sequelize; models: Models; master: Buffer }> {
 
-    const sequelize = await openMigratedDatabase(config.databaseUrl, { queryTimeoutSeconds: config.databaseQueryTimeoutSeconds });
+    const sequelize = await openMigratedDatabase(config.databaseUrl, { queryTimeoutSeconds: config.databaseQueryTimeoutSeconds, poolMax: config.databasePoolMax });
     try {
         const models = defineModels(sequelize);
         return { sequelize, models, master: await masterSecret(models, config.secretKey) };

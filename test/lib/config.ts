@@ -115,6 +115,24 @@ describe('configFromEnvironment()', () => {
         });
     });
 
+    describe('DATABASE_POOL_MAX', () => {
+
+        it('is 10 when unset, and takes a whole number of connections from 1 to 1000', () => {
+
+            expect(configFromEnvironment({}).databasePoolMax).to.equal(10);
+            expect(configFromEnvironment({ DATABASE_POOL_MAX: '1' }).databasePoolMax).to.equal(1);
+            expect(configFromEnvironment({ DATABASE_POOL_MAX: '25' }).databasePoolMax).to.equal(25);
+            expect(configFromEnvironment({ DATABASE_POOL_MAX: '1000' }).databasePoolMax).to.equal(1000);
+        });
+
+        it('stops start-up on anything else, naming it', () => {
+
+            for (const value of ['0', '-1', '2.5', 'ten', '', '1001']) {
+                expect(() => configFromEnvironment({ DATABASE_POOL_MAX: value }), value).to.throw(ConfigError, /^Invalid configuration: "DATABASE_POOL_MAX" must be /);
+            }
+        });
+    });
+
     describe('LOG_FORMAT', () => {
 
         it('is text when unset, and takes text or json', () => {
