@@ -4,6 +4,7 @@ import Https from 'https';
 import Path from 'path';
 
 import { projectRoot } from '../../lib/config';
+import { until } from '../plugins/stream/client';
 import { accepts, freePort } from './ports';
 import { scratchDirectory } from './server';
 import { siteHost, testPki } from './test-pki';
@@ -147,10 +148,21 @@ export class TestNginx {
     }
 
     /** The access log's lines so far (nginx writes each as its request ends). */
-    accessLog(): string[] {
+    private accessLog(): string[] {
 
         const file = Path.join(this.directory, 'access.log');
         return Fs.existsSync(file) ? Fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+    }
+
+    /**
+     * The access log's line of the request nginx gave the id `requestId`. nginx writes it as the request
+     * ends, which may come just after the client has read the answer: this waits for it.
+     */
+    async accessLogLine(requestId: string): Promise<string> {
+
+        let line: string | undefined;
+        await until(() => (line = this.accessLog().find((entry) => entry.endsWith(`request_id=${requestId}`))) !== undefined, `the access log's line of ${requestId}`);
+        return line!;
     }
 
     /** The options of a request to nginx as a client on the internet makes it: TLS for family.example.com, trusting the test CA. */
