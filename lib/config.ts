@@ -51,12 +51,15 @@ export class ConfigError extends Error {
     override readonly name = 'ConfigError';
 }
 
+/** PostgreSQL connections an instance holds when DATABASE_POOL_MAX is unset. */
+export const defaultDatabasePoolMax = 10;
+
 const schema = Joi.object({
     PORT: Joi.number().integer().min(0).max(65535).default(3000),
     HOST: Joi.string().hostname().default('127.0.0.1').messages({ 'string.hostname': '"HOST" must be a host name or an IP address to listen on' }),
     DATABASE_URL: Joi.string().pattern(/^(sqlite:|postgres(ql)?:\/\/)/).message('DATABASE_URL must start with sqlite: or postgres://'),
     DATABASE_QUERY_TIMEOUT: Joi.number().min(0).max(86_400).default(30),
-    DATABASE_POOL_MAX: Joi.number().integer().min(1).max(1000).default(10),
+    DATABASE_POOL_MAX: Joi.number().integer().min(1).max(1000).default(defaultDatabasePoolMax),
     REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
     REDIS_PREFIX: Joi.string().default('fr:'),
     DATA_DIR: Joi.string(),

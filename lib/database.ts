@@ -6,6 +6,7 @@ import Sqlite3 from 'sqlite3';
 import { SequelizeStorage, Umzug } from 'umzug';
 
 import { migrations } from '../models/migrations';
+import { defaultDatabasePoolMax } from './config';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -16,12 +17,9 @@ export interface DatabaseOptions {
      * reset (a power cut, a failover, a firewall dropping the flow) waits for TCP to give up: about 15 minutes.
      */
     queryTimeoutSeconds?: number;
-    /** PostgreSQL: the most connections this process holds at once; 10 when unset. */
+    /** PostgreSQL: the most connections this process holds at once; DATABASE_POOL_MAX's default when unset. */
     poolMax?: number;
 }
-
-/** Sequelize's default, and the service's. */
-const defaultPoolMax = 10;
 
 /** Opens the database named by a `sqlite:<file>` or `postgres://` URL. */
 export function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Sequelize {
@@ -49,7 +47,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
         // A connection to a PostgreSQL that answers takes milliseconds, so 5 s means it does not; a request that waits
         // 10 s for one of its pooled connections finds the database too busy to be worth waiting for.
         dialectOptions: { connectionTimeoutMillis: 5_000, ...options.queryTimeoutSeconds ? { query_timeout: options.queryTimeoutSeconds * 1000 } : {} },
-        pool: { max: options.poolMax ?? defaultPoolMax, min: 0, idle: 10_000, acquire: 10_000 },
+        pool: { max: options.poolMax ?? defaultDatabasePoolMax, min: 0, idle: 10_000, acquire: 10_000 },
         hooks: {
             // The list reader's prepared statements (plugins/records/list-readers.ts) are the only ones here with a plan
             // to keep: PostgreSQL would keep one plan for all families only when it costs about as much as a family's own,
@@ -86,8 +84,8 @@ const sqliteWithBusyTimeout = { ...Sqlite3, Database: BusyTimeoutDatabase };
 
 /**
  * Opens the database and brings its schema up to date. On PostgreSQL the migrations run on
- * connections of their own (no more of them than `poolMax`), without the query timeout: building an index on a large table, or
- * waiting for another instance's migrations, may rightly take longer. SQLite has no query timeout,
+ * connections of their own (no more of them than `poolMax`), without the query timeout: building an
+ * index on a large table, or waiting for another instance's migrations, may rightly take longer. SQLite has no query timeout,
  * and an in-memory database exists on its own connection only: it is migrated where it is used.
  */
 export async function openMigratedDatabase(databaseUrl: string, options: DatabaseOptions = {}): Promise<Sequelize> {

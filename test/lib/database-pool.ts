@@ -4,7 +4,6 @@ import type { Server } from '@hapi/hapi';
 import { Client } from 'pg';
 
 import { testServerWithFamily, testVariant, type FamilyFixture } from '../helpers/server';
-import { timed } from '../helpers/timing';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -34,18 +33,14 @@ async function mostConnectionsAtOnce(family: FamilyFixture): Promise<number> {
         await locker.query('LOCK TABLE persons IN ACCESS EXCLUSIVE MODE');
         const reads = Array.from({ length: concurrentReads }, () => family.inject('GET', '/api/v1/persons?limit=5'));
         let most = 0;
-        const { ms } = await timed(async () => {
-
-            for (let sample = 0; sample < 30; ++sample) {
-                most = Math.max(most, await connectionsWaitingOnLock(observer));
-                await new Promise((resolve) => setTimeout(resolve, 50));
-            }
-        });
+        for (let sample = 0; sample < 30; ++sample) {
+            most = Math.max(most, await connectionsWaitingOnLock(observer));
+            await new Promise((resolve) => setTimeout(resolve, 50));
+        }
 
         await locker.query('COMMIT');
         const answers = await Promise.all(reads);
         expect(answers.map((answer) => answer.statusCode)).to.equal(Array(concurrentReads).fill(200));
-        expect(ms).to.be.below(8_000);             // the waiting requests were within the pool's 10 s acquire timeout
         return most;
     }
     finally {
