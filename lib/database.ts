@@ -85,8 +85,9 @@ const sqliteWithBusyTimeout = { ...Sqlite3, Database: BusyTimeoutDatabase };
 /**
  * Opens the database and brings its schema up to date. On PostgreSQL the migrations run on
  * connections of their own (no more of them than `poolMax`), without the query timeout: building an
- * index on a large table, or waiting for another instance's migrations, may rightly take longer. SQLite has no query timeout,
- * and an in-memory database exists on its own connection only: it is migrated where it is used.
+ * index on a large table, or waiting for another instance's migrations, may rightly take longer.
+ * SQLite has no query timeout, and an in-memory database exists on its own connection only: it is
+ * migrated where it is used.
  */
 export async function openMigratedDatabase(databaseUrl: string, options: DatabaseOptions = {}): Promise<Sequelize> {
 
