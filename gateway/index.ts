@@ -1,5 +1,4 @@
-import type { Plugin, Request, ResponseToolkit, ServerAuthScheme } from '@hapi/hapi';
-import Boom from '@hapi/boom';
+import type { Plugin, Request, ServerAuthScheme } from '@hapi/hapi';
 
 import type { Models } from '../models';
 import type { AuthEpoch } from './auth-epoch';
@@ -9,7 +8,6 @@ import type { LastUsedTracker } from './last-used';
 import { runPolicyChain } from './policy-chain/run';
 import type { GatewayConfig, RouteGroup } from './policies/types';
 import type { PolicyStore } from './policies/policy-store';
-import { writeRateLimitHeaders } from './rate-limit/headers';
 import type { RateLimitStore } from './rate-limit/types';
 import { reverifier, type Reverify } from './reverify';
 import { assertRoutesFollowGroups } from './route-groups';
@@ -74,17 +72,6 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
         }
 
         server.expose({ reverify: reverifier(server, groups, options.policyStore, options.rateLimits) } satisfies GatewayApi);
-
-        server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
-
-            const decision = request.app.rateLimit;
-            if (decision) {
-                const response = request.response;
-                writeRateLimitHeaders(decision, Boom.isBoom(response) ? response.output.headers : response.headers);
-            }
-
-            return h.continue;
-        });
 
         // Every answered request of a key, whatever its status, counts towards its family's usage,
         // by route as declared (a HEAD request counts with its GET route).

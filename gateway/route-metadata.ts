@@ -1,5 +1,4 @@
 import type { ApiKeyCredentials } from './credentials';
-import type { RateLimitDecision } from './rate-limit/types';
 
 /** What a route declares about itself in `options.plugins.gateway`. */
 export interface GatewayRouteMetadata {
@@ -12,11 +11,6 @@ export interface GatewayRouteMetadata {
 declare module '@hapi/hapi' {
     interface PluginSpecificConfiguration {
         gateway?: GatewayRouteMetadata;
-    }
-
-    interface RequestApplicationState {
-        /** Set by the rate-limit policy; its headers go on every response, errors included. */
-        rateLimit?: RateLimitDecision;
     }
 
     interface AuthCredentials extends Partial<ApiKeyCredentials> {}

@@ -1,12 +1,13 @@
 import { apiError } from '../../lib/errors';
 import type { ApiKeyCredentials } from '../credentials';
 import type { RateLimitPreset } from '../policies/types';
+import { writeRateLimitHeaders } from '../rate-limit/headers';
 import type { RateLimitDecision, RateLimitRule } from '../rate-limit/types';
 import type { GatewayPolicy, PolicyContext } from './context';
 
 function enforce({ request }: PolicyContext, decision: RateLimitDecision): void {
 
-    request.app.rateLimit = decision;
+    writeRateLimitHeaders(decision, request.raw.res);
     if (!decision.allowed) {
         throw apiError(429, 'rate_limited', `Rate limit exceeded for this ${decision.tightest.rule.policy === 'key' ? 'API key' : 'family'}; retry after ${decision.retryAfterSeconds} seconds.`);
     }

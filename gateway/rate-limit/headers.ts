@@ -1,8 +1,9 @@
+import type { ServerResponse } from 'http';
+
 import type { RateLimitDecision, RateLimitRule } from './types';
 
 /**
- * Writes the response headers describing a rate-limit decision into `headers` (names in lower
- * case, as hapi keeps them), in two dialects:
+ * Sets the response headers describing a rate-limit decision, in two dialects:
  *
  * draft-ietf-httpapi-ratelimit-headers-11 (structured fields, RFC 9651 lists of string items):
  *   RateLimit-Policy: "key";q=600;w=60, "family";q=1200;w=60   every policy: quota q per window w seconds
@@ -11,19 +12,22 @@ import type { RateLimitDecision, RateLimitRule } from './types';
  * The older drafts (up to -06) that many clients and gateways still read, for the tightest rule:
  *   RateLimit-Limit: 600, RateLimit-Remaining: 12, RateLimit-Reset: 30 (delta seconds)
  *
- * Plus Retry-After (delta seconds) when the request was denied. Written straight into the
- * response's headers: this runs on every request through the gateway.
+ * Plus Retry-After (delta seconds) when the request was denied.
+ *
+ * The gateway gives `response` Node's response itself, as the decision is made: whatever hapi
+ * then writes carries them (a success, an error, a refusal by a later policy), with no
+ * onPreResponse step to pay on every request (about 0.8 µs each, bench/README.md).
  */
-export function writeRateLimitHeaders(decision: RateLimitDecision, headers: Record<string, unknown>): void {
+export function writeRateLimitHeaders(decision: RateLimitDecision, response: Pick<ServerResponse, 'setHeader'>): void {
 
     const { tightest } = decision;
-    headers['ratelimit-policy'] = policyHeader(decision.rules);
-    headers['ratelimit'] = `${structuredString(tightest.rule.policy)};r=${tightest.remaining};t=${tightest.resetSeconds}`;
-    headers['ratelimit-limit'] = String(tightest.rule.limit);
-    headers['ratelimit-remaining'] = String(tightest.remaining);
-    headers['ratelimit-reset'] = String(tightest.resetSeconds);
+    response.setHeader('ratelimit-policy', policyHeader(decision.rules));
+    response.setHeader('ratelimit', `${structuredString(tightest.rule.policy)};r=${tightest.remaining};t=${tightest.resetSeconds}`);
+    response.setHeader('ratelimit-limit', String(tightest.rule.limit));
+    response.setHeader('ratelimit-remaining', String(tightest.remaining));
+    response.setHeader('ratelimit-reset', String(tightest.resetSeconds));
     if (decision.retryAfterSeconds !== undefined) {
-        headers['retry-after'] = String(decision.retryAfterSeconds);
+        response.setHeader('retry-after', String(decision.retryAfterSeconds));
     }
 }
 

@@ -1,5 +1,7 @@
 import { spawnSync } from 'child_process';
 import Crypto from 'crypto';
+import { IncomingMessage, ServerResponse } from 'http';
+import { Socket } from 'net';
 
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
@@ -195,9 +197,9 @@ describe('writeRateLimitHeaders()', () => {
 
     const rateLimitHeaders = (decision: RateLimitDecision) => {
 
-        const headers: Record<string, unknown> = {};
-        writeRateLimitHeaders(decision, headers);
-        return headers;
+        const response = new ServerResponse(new IncomingMessage(new Socket()));
+        writeRateLimitHeaders(decision, response);
+        return { ...response.getHeaders() };
     };
 
     const keyRule: RateLimitRule = { policy: 'key', subject: 'k1', limit: 600, windowSeconds: 60 };
