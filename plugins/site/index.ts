@@ -4,7 +4,7 @@ import Joi from 'joi';
 import { accountRoutes } from './account-routes';
 import { adminRoutes } from './admin';
 import { assetRoutes } from './assets';
-import { registerCsrf } from './csrf';
+import { assertCsrfChecked, declareCsrfCookie, withCsrfCheck } from './csrf';
 import { apiAccessRoutes } from './manage/api-access-routes';
 import { keyRoutes } from './manage/key-routes';
 import { webhookRoutes } from './manage/webhook-routes';
@@ -19,8 +19,9 @@ import { registerViews } from './views';
 /**
  * The hosted site (DESIGN.md §7): sign-in with optional two-factor codes, Manage >
  * APIs & Connectors for family managers, and the super-admin area. Server-rendered
- * pages that need no JavaScript. Provides the `site-session` auth strategy and CSRF
- * protection to any plugin registered after it.
+ * pages that need no JavaScript. Provides the `site-session` auth strategy to any plugin
+ * registered after it, whose routes that use it must go through withCsrfCheck() (csrf.ts):
+ * start-up refuses one that does not.
  */
 export const sitePlugin: Plugin<SiteOptions> = {
     name: 'site',
@@ -29,20 +30,24 @@ export const sitePlugin: Plugin<SiteOptions> = {
         Joi.assert(options, siteOptionsSchema, 'site plugin options');
         const secure = options.publicBaseUrl.startsWith('https:');
 
-        await registerSessionStrategy(server, options, { password: options.cookiePassword, secure });
-        await registerCsrf(server, secure);
+        const sessionCookies = registerSessionStrategy(server, options, { password: options.cookiePassword, secure });
+        declareCsrfCookie(server, secure);
         await registerViews(server);
         server.ext('onPreResponse', pageResponses(secure), { sandbox: 'plugin' });        // the site's own routes only
-        server.ext('onPreStart', () => assertPagesSignedIn(server));
+        server.ext('onPreStart', () => {
 
-        server.route(ignoringUnknownQuery([
+            assertPagesSignedIn(server);
+            assertCsrfChecked(server);
+        });
+
+        server.route(withCsrfCheck(ignoringUnknownQuery([
             ...assetRoutes(),
-            ...signInRoutes(options),
+            ...signInRoutes(options, sessionCookies),
             ...accountRoutes(options),
             ...apiAccessRoutes(options),
             ...keyRoutes(options),
             ...webhookRoutes(options),
             ...adminRoutes(options)
-        ]));
+        ])));
     }
 };

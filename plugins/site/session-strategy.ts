@@ -1,15 +1,29 @@
-import type { Request, Server } from '@hapi/hapi';
-import Cookie from '@hapi/cookie';
+import type { Request, ResponseToolkit, Server, ServerAuthSchemeObject } from '@hapi/hapi';
+import Boom from '@hapi/boom';
 
-import { databaseUnavailable } from '../../lib/database-unavailable';
 import { siteCredentials } from './credentials';
 import { twoFactorCookie, type SiteContext } from './context';
-import { findSession } from './sessions';
+import { findSession, type SessionCookie } from './sessions';
+
+declare module '@hapi/hapi' {
+    interface PluginSpecificConfiguration {
+        site?: {
+            /** false: a `site-session` route that answers an anonymous client 401, not the sign-in page's redirect (JSON routes). */
+            signInRedirect?: false;
+        };
+    }
+}
 
 /** `__Host-` binds the cookie to this host and path `/` over HTTPS only, so no subdomain can set it. */
 export function sessionCookieName(secure: boolean): string {
 
     return secure ? '__Host-fr_session' : 'fr_session';
+}
+
+/** Puts a new session's cookie on an answer (sign-in), or takes it off (sign-out). */
+export interface SessionCookies {
+    set(h: ResponseToolkit, session: SessionCookie): void;
+    clear(h: ResponseToolkit): void;
 }
 
 /**
@@ -30,52 +44,64 @@ function pageOfForm(request: Request): URL | undefined {
 }
 
 /**
- * A session that could not be checked because the database does not answer. @hapi/cookie takes any
- * error of `validate()` for an invalid session, clears the cookie and sends the visitor to /login: every
- * signed-in manager would be signed out by a database restart. It rethrows JavaScript's own errors
- * (@hapi/bounce's "system" errors) instead, for hapi to answer, hence a TypeError; its cause is the
- * database's error, which `errorCodes()` (lib/deployment.ts) finds and answers as the 503 it is.
+ * The `site-session` auth strategy: the cookie (iron-sealed by hapi's own cookie handling) names a
+ * server-side session, checked on every request, so signing out or deleting a user takes effect at
+ * once. Anonymous visitors to a page that requires it go to /login?next=… (signInFirst).
+ *
+ * A scheme of ours rather than @hapi/cookie's: that plugin adds a decoration made for every request
+ * and an onPreAuth step to every route of the server, the API's included, which costs each API
+ * request more than a microsecond (ARCHITECTURE.md, Rate limiting). Here everything happens in the
+ * authentication of the routes that use the strategy. A database that does not answer is thrown
+ * as it is, for `errorCodes()` (lib/deployment.ts) to answer as the 503 it is: the visitor stays
+ * signed in, the cookie kept.
  */
-class SessionNotChecked extends TypeError {
-    constructor(cause: unknown) {
+export function registerSessionStrategy(server: Server, context: SiteContext, cookie: { password: string; secure: boolean }): SessionCookies {
 
-        super('The session could not be checked: the database does not answer', { cause });
-        this.name = 'SessionNotChecked';
-    }
-}
-
-/**
- * The `site-session` auth strategy (@hapi/cookie): the cookie names a server-side
- * session, checked on every request, so signing out or deleting a user takes effect
- * at once. Anonymous visitors to a page that requires it go to /login?next=… (signInFirst).
- */
-export async function registerSessionStrategy(server: Server, context: SiteContext, cookie: { password: string; secure: boolean }): Promise<void> {
-
-    await server.register(Cookie);
-    server.auth.strategy('site-session', 'cookie', {
-        cookie: {
-            name: sessionCookieName(cookie.secure),
-            password: cookie.password,
-            isSecure: cookie.secure,
-            isHttpOnly: true,
-            // Lax: a link from elsewhere arrives signed in; a cross-site POST does not (and crumb refuses it anyway).
-            isSameSite: 'Lax',
-            path: '/',
-            clearInvalid: true
-        },
-        redirectTo: (request?: Request) => signInFirst(request!),
-        async validate(_request, session) {
-
-            try {
-                const found = await findSession(context.models, session, false);
-                const user = found && await context.models.User.findByPk(found.user_id);
-                return user ? { isValid: true, credentials: siteCredentials(user) as never } : { isValid: false };
-            }
-            catch (error) {
-                throw databaseUnavailable(error) ? new SessionNotChecked(error) : error;
-            }
-        }
+    const name = sessionCookieName(cookie.secure);
+    server.state(name, {
+        encoding: 'iron',
+        password: cookie.password,
+        isSecure: cookie.secure,
+        isHttpOnly: true,
+        // Lax: a link from elsewhere arrives signed in; a cross-site POST does not (and the CSRF check refuses it anyway).
+        isSameSite: 'Lax',
+        path: '/',
+        // A cookie that does not unseal (another secret, tampered with) is taken for none and cleared.
+        ignoreErrors: true,
+        clearInvalid: true
     });
+
+    const unauthenticated = (request: Request, h: ResponseToolkit) => {
+
+        const error = Boom.unauthorized(null, 'cookie');
+        if (request.auth.mode !== 'required' || request.route.settings.plugins?.site?.signInRedirect === false) {
+            return h.unauthenticated(error);
+        }
+
+        return h.response('You are being redirected…').takeover().redirect(signInFirst(request));
+    };
+
+    const scheme: ServerAuthSchemeObject = {
+        async authenticate(request, h) {
+
+            const session: unknown = request.state[name];
+            if (!session) {
+                return unauthenticated(request, h);
+            }
+
+            const found = await findSession(context.models, session, false);
+            const user = found && await context.models.User.findByPk(found.user_id);
+            if (!user) {
+                h.unstate(name);
+                return unauthenticated(request, h);
+            }
+
+            return h.authenticated({ credentials: siteCredentials(user) as never, artifacts: session as never });
+        }
+    };
+
+    server.auth.scheme('site-session-cookie', () => scheme);
+    server.auth.strategy('site-session', 'site-session-cookie');
 
     server.state(twoFactorCookie, {
         encoding: 'iron',
@@ -87,4 +113,9 @@ export async function registerSessionStrategy(server: Server, context: SiteConte
         clearInvalid: true,
         ignoreErrors: true
     });
+
+    return {
+        set: (h, value) => h.state(name, value),
+        clear: (h) => h.unstate(name)
+    };
 }

@@ -9,6 +9,7 @@ import { forgetExpiredFormTokens } from './form-tokens';
 import { typedText } from './forms';
 import { withNotice } from './notices';
 import { signInPage } from './route-auth';
+import type { SessionCookies } from './session-strategy';
 import { deleteExpiredSessions, endSession, findSession, startSession } from './sessions';
 import { admitAttempt, signInFailed, userWithPassword } from './sign-in';
 import { takeRecoveryCode, takeTotpStep, totpStepOf, unsealSecret } from './two-factor';
@@ -34,7 +35,7 @@ function safeNext(next: string | undefined): string | undefined {
 
 const nextField = Joi.string().allow('').max(2000);
 
-export function signInRoutes(context: SiteContext): ServerRoute[] {
+export function signInRoutes(context: SiteContext, sessionCookies: SessionCookies): ServerRoute[] {
 
     const { models } = context;
     const lifetimeMs = () => context.policies().site.sessions.lifetime_hours * 3_600_000;
@@ -42,7 +43,7 @@ export function signInRoutes(context: SiteContext): ServerRoute[] {
     /** The password (and code) were right: a session of its own, audited, and on to where the user was going. */
     async function signIn(request: Request, h: ResponseToolkit, user: User, next: string | undefined, action: 'session.sign_in' | 'two_factor.recovery_code_used' = 'session.sign_in') {
 
-        request.cookieAuth.set(await startSession(models, request, user.id, { twoFactorPending: false, lifetimeMs: lifetimeMs() }) as never);
+        sessionCookies.set(h, await startSession(models, request, user.id, { twoFactorPending: false, lifetimeMs: lifetimeMs() }));
         await audit(models, request, { action, actor: { id: user.id, email: user.email }, familyLongId: user.family_long_id });
         await deleteExpiredSessions(models);
         await forgetExpiredFormTokens(models);
@@ -170,7 +171,7 @@ export function signInRoutes(context: SiteContext): ServerRoute[] {
                     if (request.auth.isAuthenticated) {
                         await audit(models, request, { action: 'session.sign_out', familyLongId: siteUser(request).familyLongId });
                         await endSession(models, request.auth.artifacts);
-                        request.cookieAuth.clear();
+                        sessionCookies.clear(h);
                     }
 
                     return h.redirect(withNotice('/login', 'signed-out'));

@@ -40,7 +40,7 @@ function layoutContext(request: Request): Record<string, unknown> {
     return {
         currentUser: credentials?.user,
         isManager: credentials?.scope.includes('manager') ?? false,
-        crumb: (request.plugins as { crumb?: string }).crumb,
+        crumb: request.plugins.site?.csrfToken,
         // For the forms that show something once (form-tokens.ts); a new one each time a page is drawn.
         formToken: issueFormToken(request),
         notice: noticeOf(request.query.notice),

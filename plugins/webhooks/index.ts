@@ -3,6 +3,7 @@ import Https from 'https';
 import type { Plugin } from '@hapi/hapi';
 import Joi from 'joi';
 
+import { withCsrfCheck } from '../site/csrf';
 import { boundServices, type WebhooksApi } from './api';
 import type { Transport, WebhooksContext, WebhooksOptions } from './context';
 import { systemResolver } from './resolver';
@@ -62,7 +63,7 @@ export const webhooksPlugin: Plugin<WebhooksOptions> = {
             }
         } satisfies WebhooksPluginApi);
 
-        server.route(webhookRoutes(context));
+        server.route(withCsrfCheck(webhookRoutes(context)));
 
         let unsubscribe: (() => void) | undefined;
         server.ext('onPostStart', async () => {

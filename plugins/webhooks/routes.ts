@@ -18,10 +18,10 @@ interface SignedInManager {
 }
 
 // Family managers only, from the hosted site's session; JSON clients send the CSRF token as
-// X-CSRF-Token, and one without a session gets a 401, not the sign-in page's redirect.
+// X-CSRF-Token (withCsrfCheck(), index.ts), and one without a session gets a 401, not the sign-in page's redirect.
 const managerRoute: RouteOptions = {
     auth: { strategy: 'site-session', access: { scope: ['manager'] } },
-    plugins: { crumb: { restful: true }, cookie: { redirectTo: false } }
+    plugins: { site: { signInRedirect: false } }
 };
 
 const id = Joi.string().pattern(/^[a-z]+_[0-9A-Za-z]{8,40}$/).required();

@@ -1,11 +1,11 @@
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
-import Hapi, { type Server } from '@hapi/hapi';
+import type { Server } from '@hapi/hapi';
 
 import { createApiKey } from '../../../lib/accounts/api-keys';
 import { assertPagesSignedIn } from '../../../plugins/site/route-auth';
 import { allResources, familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
-import { signedIn, SiteClient } from './client';
+import { signedIn, siteSessionServer, SiteClient } from './client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -145,32 +145,23 @@ describe('hosted site authorisation', () => {
 
 describe('assertPagesSignedIn()', () => {
 
-    async function serverWith(route: Hapi.ServerRoute): Promise<Server> {
-
-        const server = Hapi.server();
-        server.auth.scheme('test', () => ({ authenticate: (_request, h) => h.authenticated({ credentials: {} }) }));
-        server.auth.strategy('site-session', 'test');
-        server.route(route);
-        return server;
-    }
-
     const handler = () => 'ok';
 
     it('refuses a page under /manage that anyone could open', async () => {
 
-        const server = await serverWith({ method: 'GET', path: '/manage/open', options: { auth: false, handler } });
+        const server = siteSessionServer({ method: 'GET', path: '/manage/open', options: { auth: false, handler } });
         expect(() => assertPagesSignedIn(server)).to.throw(/GET \/manage\/open must require auth strategy 'site-session'/);
     });
 
     it('refuses a page under /admin that any signed-in user could open', async () => {
 
-        const server = await serverWith({ method: 'POST', path: '/admin/thing', options: { auth: { strategy: 'site-session' }, handler } });
+        const server = siteSessionServer({ method: 'POST', path: '/admin/thing', options: { auth: { strategy: 'site-session' }, handler } });
         expect(() => assertPagesSignedIn(server)).to.throw(/POST \/admin\/thing must restrict auth.access.scope/);
     });
 
     it('accepts signed-in pages with a role', async () => {
 
-        const server = await serverWith({ method: 'GET', path: '/admin/thing', options: { auth: { strategy: 'site-session', access: { scope: ['super-admin'] } }, handler } });
+        const server = siteSessionServer({ method: 'GET', path: '/admin/thing', options: { auth: { strategy: 'site-session', access: { scope: ['super-admin'] } }, handler } });
         expect(() => assertPagesSignedIn(server)).to.not.throw();
     });
 });

@@ -1,6 +1,6 @@
 import Crypto from 'crypto';
 
-import type { Server, ServerInjectResponse } from '@hapi/hapi';
+import Hapi, { type Server, type ServerInjectResponse, type ServerRoute } from '@hapi/hapi';
 import * as OTPAuth from 'otpauth';
 
 import { createUser } from '../../../lib/accounts/users';
@@ -146,4 +146,14 @@ export function secretOn(page: string): string {
 export function appCode(secretShown: string, stepsAhead = 0): string {
 
     return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secretShown.replace(/\s/g, '')) }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
+}
+
+/** A bare server whose `site-session` strategy admits everyone, with `routes`: for the start-up checks of the site's routes. */
+export function siteSessionServer(routes: ServerRoute | ServerRoute[]): Server {
+
+    const server = Hapi.server();
+    server.auth.scheme('test', () => ({ authenticate: (_request, h) => h.authenticated({ credentials: {} }) }));
+    server.auth.strategy('site-session', 'test');
+    server.route(routes);
+    return server;
 }
