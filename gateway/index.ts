@@ -62,10 +62,14 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
             }
 
             // The group's policy chain admits a verified key's request, within authentication (verify-api-key.ts says why).
+            // A request authenticated already is being checked again (reverify.ts, through server.auth.test()): reverify
+            // runs the chain itself, without the policies that count requests, after its response has started.
             const admit: Admission = (request, credentials) => {
 
                 const route = request.route.settings.plugins?.gateway;
-                return route && runPolicyChain(group, { request, credentials, route, policies: options.policyStore.current(), rateLimits: options.rateLimits });
+                if (route && !request.auth.isAuthenticated) {
+                    return runPolicyChain(group, { request, credentials, route, policies: options.policyStore.current(), rateLimits: options.rateLimits });
+                }
             };
 
             server.auth.strategy(group.name, group.auth.scheme, { ...options, admit });

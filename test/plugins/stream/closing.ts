@@ -127,6 +127,26 @@ describe(streamSuiteTitle('closing'), () => {
         stream.close();
     });
 
+    it('checks an open stream again without counting it against the rate limit', async () => {
+
+        const family = await familyWithKey(server);
+        const stream = await openedStream(server, family);
+        const remaining = async (method: string, path: string, payload?: object) => Number((await family.inject(method, path, payload)).headers['ratelimit-remaining']);
+
+        const before = await remaining('GET', '/api/v1/persons');
+        const other = await anotherKey(server, family.familyLongId, { resources: ['persons'] });
+        const { ApiKey } = server.app.services.models;
+        await revokeApiKey(server.app.services.accounts, (await ApiKey.findOne({ where: { family_long_id: family.familyLongId, name: 'another key' } }))!.id, 'test');
+        expect((await injectWithKey(server, other, 'GET', '/api/v1/persons')).statusCode).to.equal(401);
+
+        // The revocation moved the auth epoch: the stream is checked again before it carries the next change.
+        expect(await remaining('POST', '/api/v1/persons', newPerson)).to.equal(before - 1);
+        await stream.nextChanges(1);
+        expect(await remaining('GET', '/api/v1/persons')).to.equal(before - 2);
+        expect(stream.finished).to.be.false();
+        stream.close();
+    });
+
     it('closes a stream held by one instance when the key is revoked through another', async () => {
 
         // SQLite: the auth-epoch marker file both instances watch (as the CLI changes it); with Redis: its pub/sub.
