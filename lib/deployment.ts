@@ -37,7 +37,7 @@ import { consoleLog, requestLogFields, type Log } from './logger';
 import { refuseMalformedQuery, repeatedParameterMessage, repeatedQueryParameter } from './query-string';
 import { closeRedis, connectRedis } from './redis';
 import { RedisOutage } from './redis-outage';
-import { refuseUnreadableBody, watchRequestBody } from './request-bodies';
+import { assertBodiesChecked, refuseUnreadableBody } from './request-bodies';
 import { decorateRequestId } from './request-id';
 import { derivedKey, masterSecret } from './secrets';
 import { becomeServiceUnavailable } from './service-unavailable';
@@ -214,11 +214,8 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     answerClientErrors(server);
     decorateClientAddress(server, trustedProxies);
     decorateRequestId(server, trustedProxies);
-    server.ext('onPreAuth', (request, h) => {
-
-        watchRequestBody(request);
-        return h.continue;
-    });
+    // The body checks that must come before hapi reads a body are steps of the routes that take one (withBodyChecks()).
+    server.ext('onPreStart', () => assertBodiesChecked(server));
     // After authentication, so that these refusals count against the rate limit like any bad request.
     server.ext('onPostAuth', (request, h) => {
 

@@ -1,7 +1,8 @@
-import type { Request } from '@hapi/hapi';
+import type { Lifecycle, Request, Server, ServerRoute } from '@hapi/hapi';
 import type Boom from '@hapi/boom';
 
 import { apiError } from './errors';
+import { routeNames, runsRouteStep, withRouteStep } from './route-steps';
 
 /*
  * Three things hapi lets through when it reads a body it parses:
@@ -92,8 +93,8 @@ function refuseUnread(request: Request, refusal: Boom.Boom): void {
     (request as { payload: unknown }).payload = null;
 }
 
-/** onPreAuth: before hapi reads a body it will parse, checks its declared length and its coding, and starts checking its bytes. */
-export function watchRequestBody(request: Request): void {
+/** Before hapi reads a body it will parse, checks its declared length and its coding, and starts checking its bytes. */
+function watchRequestBody(request: Request): void {
 
     const settings = request.route.settings.payload;
     if (request.method === 'get' || request.method === 'head' || settings?.parse !== true) {
@@ -134,5 +135,30 @@ export function refuseUnreadableBody(request: Request): void {
 
     if (check && textMediaType.test(request.mime ?? '') && !check.utf8.end()) {
         throw apiError(400, 'invalid_request', 'The body is not UTF-8, the only character encoding the service reads (RFC 8259 for JSON): send it in UTF-8, whatever charset its Content-Type names.');
+    }
+}
+
+const watchBody: Lifecycle.Method = (request, h) => {
+
+    watchRequestBody(request);
+    return h.continue;
+};
+
+/**
+ * Gives the routes that take a body (any method but GET) the step that checks it before hapi reads it, as
+ * an onPreAuth step of those routes only (lib/route-steps.ts): every GET, most of the API's requests, would
+ * otherwise pay for it. refuseUnreadableBody() then refuses what it found, after authentication.
+ */
+export function withBodyChecks(routes: ServerRoute[]): ServerRoute[] {
+
+    return routes.map((route) => ([route.method].flat().some((method) => method.toLowerCase() !== 'get') ? withRouteStep(route, 'onPreAuth', watchBody) : route));
+}
+
+/** Refuses to start when a route that parses its body lacks the check (registered other than through withBodyChecks()). */
+export function assertBodiesChecked(server: Server): void {
+
+    const unchecked = server.table().filter((route) => route.method !== 'get' && route.settings.payload?.parse === true && !runsRouteStep(route, 'onPreAuth', watchBody));
+    if (unchecked.length > 0) {
+        throw new Error(`${routeNames(unchecked)} parse${unchecked.length === 1 ? 's its' : ' their'} body without the body checks: register ${unchecked.length === 1 ? 'it' : 'them'} through withBodyChecks() (lib/request-bodies.ts)`);
     }
 }

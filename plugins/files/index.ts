@@ -1,6 +1,7 @@
 import type { Plugin, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
+import { withBodyChecks } from '../../lib/request-bodies';
 import type { ListedBlob } from '../../lib/storage';
 import type { ResourceRecord } from '../../models/resource-record';
 import { resources } from '../../models/resources';
@@ -101,7 +102,7 @@ export const filesPlugin: Plugin<FilesOptions> = {
         server.ext('onPostStart', () => tasks.start());
         server.ext('onPreStop', () => tasks.stop());
 
-        server.route(uploadRoutes(context));
+        server.route(withBodyChecks(uploadRoutes(context)));
         // hapi reads a route's payload settings at each request but has no call to change them, so a
         // reload sets the new limit on the upload routes' settings: a raised plan limit needs no restart.
         const followPlans = () => {

@@ -4,6 +4,7 @@ import Joi from 'joi';
 import type { PolicyStore } from '../../gateway/policies/policy-store';
 import type { ChangeBus } from '../../lib/change-bus';
 import type { Log } from '../../lib/logger';
+import { withBodyChecks } from '../../lib/request-bodies';
 import type { Models } from '../../models';
 import type { ResourceRecord } from '../../models/resource-record';
 import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
@@ -114,7 +115,7 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
         server.ext('onPostStart', () => cleanup.start());
         server.ext('onPreStop', () => cleanup.stop());
         for (const name of resourceNames) {
-            server.route(resourceRoutes(name, options, listFormats));
+            server.route(withBodyChecks(resourceRoutes(name, options, listFormats)));
         }
 
         server.route({

@@ -3,6 +3,7 @@ import Crypto from 'crypto';
 import type { Lifecycle, Request, ResponseToolkit, RouteOptions, Server, ServerRoute } from '@hapi/hapi';
 
 import { apiError } from '../../lib/errors';
+import { routeNames, runsRouteStep, withRouteStep } from '../../lib/route-steps';
 import { sameBytes } from '../../lib/same-bytes';
 
 declare module '@hapi/hapi' {
@@ -70,22 +71,14 @@ const checkCsrfToken: Lifecycle.Method = (request: Request, h: ResponseToolkit) 
 
 /**
  * CSRF protection for the given routes that use `site-session` (the sign-in forms use it in `try`
- * mode, so they are covered too), as a step of those routes only. API-key routes have none: a
- * bearer header is no ambient credential, and they get no cookie. Not @hapi/crumb: a plugin's
- * steps run on every route of the server, and crumb's two would cost every API request
- * (ARCHITECTURE.md, Rate limiting).
+ * mode, so they are covered too), as a step of those routes only (lib/route-steps.ts). API-key
+ * routes have none: a bearer header is no ambient credential, and they get no cookie. Not
+ * @hapi/crumb: a plugin's steps run on every route of the server, and crumb's two would cost every
+ * API request (ARCHITECTURE.md, "Steps on every request").
  */
 export function withCsrfCheck(routes: ServerRoute[]): ServerRoute[] {
 
-    return routes.map((route) => {
-
-        const options = route.options as RouteOptions | undefined;
-        if (!usesSiteSession(options?.auth)) {
-            return route;
-        }
-
-        return { ...route, options: { ...options, ext: { ...options!.ext, onPostAuth: { method: checkCsrfToken } } } };
-    });
+    return routes.map((route) => (usesSiteSession((route.options as RouteOptions | undefined)?.auth) ? withRouteStep(route, 'onPostAuth', checkCsrfToken) : route));
 }
 
 /** The CSRF cookie: HttpOnly (the token reaches scripts through the page), SameSite=Strict. */
@@ -97,12 +90,8 @@ export function declareCsrfCookie(server: Server, secure: boolean): void {
 /** Refuses to start when a route of any plugin uses `site-session` without the CSRF check (registered other than through withCsrfCheck()). */
 export function assertCsrfChecked(server: Server): void {
 
-    const unchecked = server.table()
-        .filter((route) => usesSiteSession(route.settings.auth as RouteOptions['auth']))
-        .filter((route) => ![route.settings.ext?.onPostAuth ?? []].flat().some((step) => [step.method].flat().includes(checkCsrfToken)))
-        .map((route) => `${route.method.toUpperCase()} ${route.path}`);
-
+    const unchecked = server.table().filter((route) => usesSiteSession(route.settings.auth as RouteOptions['auth']) && !runsRouteStep(route, 'onPostAuth', checkCsrfToken));
     if (unchecked.length > 0) {
-        throw new Error(`Hosted site: ${unchecked.join(', ')} use${unchecked.length === 1 ? 's' : ''} site-session without the CSRF check: register ${unchecked.length === 1 ? 'it' : 'them'} through withCsrfCheck()`);
+        throw new Error(`Hosted site: ${routeNames(unchecked)} use${unchecked.length === 1 ? 's' : ''} site-session without the CSRF check: register ${unchecked.length === 1 ? 'it' : 'them'} through withCsrfCheck()`);
     }
 }

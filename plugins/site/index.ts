@@ -1,6 +1,7 @@
 import type { Plugin } from '@hapi/hapi';
 import Joi from 'joi';
 
+import { withBodyChecks } from '../../lib/request-bodies';
 import { accountRoutes } from './account-routes';
 import { adminRoutes } from './admin';
 import { assetRoutes } from './assets';
@@ -40,7 +41,7 @@ export const sitePlugin: Plugin<SiteOptions> = {
             assertCsrfChecked(server);
         });
 
-        server.route(withCsrfCheck(ignoringUnknownQuery([
+        server.route(withBodyChecks(withCsrfCheck(ignoringUnknownQuery([
             ...assetRoutes(),
             ...signInRoutes(options, sessionCookies),
             ...accountRoutes(options),
@@ -48,6 +49,6 @@ export const sitePlugin: Plugin<SiteOptions> = {
             ...keyRoutes(options),
             ...webhookRoutes(options),
             ...adminRoutes(options)
-        ])));
+        ]))));
     }
 };

@@ -3,6 +3,7 @@ import Https from 'https';
 import type { Plugin } from '@hapi/hapi';
 import Joi from 'joi';
 
+import { withBodyChecks } from '../../lib/request-bodies';
 import { withCsrfCheck } from '../site/csrf';
 import { boundServices, type WebhooksApi } from './api';
 import type { Transport, WebhooksContext, WebhooksOptions } from './context';
@@ -63,7 +64,7 @@ export const webhooksPlugin: Plugin<WebhooksOptions> = {
             }
         } satisfies WebhooksPluginApi);
 
-        server.route(withCsrfCheck(webhookRoutes(context)));
+        server.route(withBodyChecks(withCsrfCheck(webhookRoutes(context))));
 
         let unsubscribe: (() => void) | undefined;
         server.ext('onPostStart', async () => {

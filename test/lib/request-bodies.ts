@@ -3,12 +3,13 @@ import Zlib from 'zlib';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
-import type { Server } from '@hapi/hapi';
+import Hapi, { type Server, type ServerRoute } from '@hapi/hapi';
 
-import { utf8Check } from '../../lib/request-bodies';
+import { assertBodiesChecked, utf8Check, withBodyChecks } from '../../lib/request-bodies';
 import { parsedAnswer, rawExchange } from '../helpers/raw-http';
 import { familyWithKey, testServer, type FamilyFixture } from '../helpers/server';
 import { createBody, dataOf, expectError } from '../plugins/records/fixtures';
+import { cookieHeader, signedIn } from '../plugins/site/client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -176,5 +177,50 @@ describe('request bodies', () => {
             expect(unrouted).to.startWith('HTTP/1.1 404 ');
             expect(JSON.parse(parsedAnswer(unrouted).body).code).to.equal('not_found');
         });
+    });
+
+    describe('on every route that takes a body', () => {
+
+        it('refuses a body that is not UTF-8 on the hosted site\'s forms and the webhooks plugin\'s JSON routes too', async () => {
+
+            const manager = await signedIn(server, { role: 'manager', familyLongId: family.familyLongId });
+            const cookie = cookieHeader(manager.cookies);
+            const latin1 = (text: string) => Buffer.from(text, 'latin1');
+
+            const form = await server.inject({ method: 'POST', url: '/manage/apis/keys', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: latin1(`crumb=${manager.cookies.get('crumb')}&name=Zo\xeb`) });
+            expect(form.statusCode).to.equal(400);
+            expect(form.payload).to.include('The form could not be read');
+
+            const webhook = await server.inject({ method: 'POST', url: '/manage/webhooks', headers: { cookie, ...json, 'x-csrf-token': manager.cookies.get('crumb')! }, payload: latin1('{"url":"https://example.com/Zo\xeb","resources":["persons"]}') });
+            expect(webhook.statusCode).to.equal(400);
+            expect(webhook.result).to.include({ code: 'invalid_request' });
+        });
+    });
+});
+
+describe('withBodyChecks() and assertBodiesChecked()', () => {
+
+    const handler = () => 'ok';
+    const serverWith = (routes: ServerRoute[]) => {
+
+        const server = Hapi.server();
+        server.route(routes);
+        return server;
+    };
+
+    it('refuses to start with a route that parses its body without the checks', () => {
+
+        const server = serverWith([{ method: 'POST', path: '/a', handler }, { method: 'PATCH', path: '/b', handler }, { method: 'GET', path: '/c', handler }]);
+        expect(() => assertBodiesChecked(server)).to.throw('POST /a, PATCH /b parse their body without the body checks: register them through withBodyChecks() (lib/request-bodies.ts)');
+    });
+
+    it('accepts routes registered through withBodyChecks(), and a route that does not parse its body', () => {
+
+        const server = serverWith([
+            ...withBodyChecks([{ method: 'POST', path: '/a', handler }, { method: ['PUT', 'DELETE'], path: '/b', handler }, { method: 'GET', path: '/c', handler }]),
+            { method: 'POST', path: '/raw', handler, options: { payload: { parse: false } } }
+        ]);
+        expect(() => assertBodiesChecked(server)).to.not.throw();
+        expect(server.table().find((route) => route.path === '/c')!.settings.ext).to.equal({});
     });
 });
