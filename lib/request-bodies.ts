@@ -2,7 +2,7 @@ import type { Lifecycle, Request, Server, ServerRoute } from '@hapi/hapi';
 import type Boom from '@hapi/boom';
 
 import { apiError } from './errors';
-import { routeNames, runsRouteStep, withRouteStep } from './route-steps';
+import { routeNames, routesWithoutStep, withRouteStep } from './route-steps';
 
 /*
  * Three things hapi lets through when it reads a body it parses:
@@ -157,7 +157,7 @@ export function withBodyChecks(routes: ServerRoute[]): ServerRoute[] {
 /** Refuses to start when a route that parses its body lacks the check (registered other than through withBodyChecks()). */
 export function assertBodiesChecked(server: Server): void {
 
-    const unchecked = server.table().filter((route) => route.method !== 'get' && route.settings.payload?.parse === true && !runsRouteStep(route, 'onPreAuth', watchBody));
+    const unchecked = routesWithoutStep(server, 'onPreAuth', watchBody, (route) => route.method !== 'get' && route.settings.payload?.parse === true);
     if (unchecked.length > 0) {
         throw new Error(`${routeNames(unchecked)} parse${unchecked.length === 1 ? 's its' : ' their'} body without the body checks: register ${unchecked.length === 1 ? 'it' : 'them'} through withBodyChecks() (lib/request-bodies.ts)`);
     }

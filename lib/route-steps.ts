@@ -1,10 +1,10 @@
-import type { Lifecycle, RequestRoute, RouteOptions, RouteRequestExtType, ServerRoute } from '@hapi/hapi';
+import type { Lifecycle, RequestRoute, RouteOptions, RouteRequestExtType, Server, ServerRoute } from '@hapi/hapi';
 
 /*
  * Steps of some routes only. hapi runs a server's extensions (server.ext) on every route, and each
  * costs about 0.8 µs a request even when it does nothing (bench/README.md), so a step that only
  * some routes need (a body check, the site's CSRF check) is a route extension of those routes.
- * Start-up checks (runsRouteStep) make sure no such route was registered without its step.
+ * Start-up checks (routesWithoutStep) make sure no such route was registered without its step.
  */
 
 /** `route` with `method` added as its own `event` step, before any it already has there. */
@@ -15,10 +15,11 @@ export function withRouteStep(route: ServerRoute, event: RouteRequestExtType, me
     return { ...route, options: { ...options, ext: { ...options.ext, [event]: [{ method }, ...steps] } } };
 }
 
-/** Whether `route` runs `method` as its own `event` step. */
-export function runsRouteStep(route: RequestRoute, event: RouteRequestExtType, method: Lifecycle.Method): boolean {
+/** The routes of `server` that `needIt` but do not run `method` as their own `event` step: what a start-up check refuses. */
+export function routesWithoutStep(server: Server, event: RouteRequestExtType, method: Lifecycle.Method, needIt: (route: RequestRoute) => boolean): RequestRoute[] {
 
-    return [route.settings.ext?.[event] ?? []].flat().some((step) => [step.method].flat().includes(method));
+    const runsStep = (route: RequestRoute) => [route.settings.ext?.[event] ?? []].flat().some((step) => [step.method].flat().includes(method));
+    return server.table().filter((route) => needIt(route) && !runsStep(route));
 }
 
 /** `METHOD /path` of each route, for start-up errors. */

@@ -3,7 +3,7 @@ import Crypto from 'crypto';
 import type { Lifecycle, Request, ResponseToolkit, RouteOptions, Server, ServerRoute } from '@hapi/hapi';
 
 import { apiError } from '../../lib/errors';
-import { routeNames, runsRouteStep, withRouteStep } from '../../lib/route-steps';
+import { routeNames, routesWithoutStep, withRouteStep } from '../../lib/route-steps';
 import { sameBytes } from '../../lib/same-bytes';
 
 declare module '@hapi/hapi' {
@@ -24,7 +24,7 @@ const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 const newToken = () => Crypto.randomBytes(32).toString('base64url');
 
 /** A route whose authentication names `site-session`: a forged cross-site request could ride on its cookie. */
-function usesSiteSession(auth: RouteOptions['auth'] | RouteOptions['auth'] & { strategies?: string[] } | undefined): boolean {
+function usesSiteSession(auth: RouteOptions['auth']): boolean {
 
     if (typeof auth === 'string') {
         return auth === 'site-session';
@@ -45,18 +45,18 @@ const checkCsrfToken: Lifecycle.Method = (request: Request, h: ResponseToolkit) 
 
     const kept: unknown = request.state[csrfCookie];
     let token = typeof kept === 'string' && tokenPattern.test(kept) ? kept : undefined;
-    if (request.method === 'get' || request.method === 'head') {
-        if (!token) {
-            token = newToken();
-            h.state(csrfCookie, token);
-        }
-
-        request.plugins.site = { csrfToken: token };
-        return h.continue;
+    const reading = request.method === 'get' || request.method === 'head';
+    if (reading && !token) {
+        token = newToken();
+        h.state(csrfCookie, token);
     }
 
     if (token !== undefined) {
         request.plugins.site = { csrfToken: token };         // the answer's page draws its forms with it, a refusal's included
+    }
+
+    if (reading) {
+        return h.continue;
     }
 
     const body = typeof request.payload === 'object' && request.payload !== null ? request.payload as Record<string, unknown> : undefined;
@@ -90,7 +90,7 @@ export function declareCsrfCookie(server: Server, secure: boolean): void {
 /** Refuses to start when a route of any plugin uses `site-session` without the CSRF check (registered other than through withCsrfCheck()). */
 export function assertCsrfChecked(server: Server): void {
 
-    const unchecked = server.table().filter((route) => usesSiteSession(route.settings.auth as RouteOptions['auth']) && !runsRouteStep(route, 'onPostAuth', checkCsrfToken));
+    const unchecked = routesWithoutStep(server, 'onPostAuth', checkCsrfToken, (route) => usesSiteSession(route.settings.auth as RouteOptions['auth']));
     if (unchecked.length > 0) {
         throw new Error(`Hosted site: ${routeNames(unchecked)} use${unchecked.length === 1 ? 's' : ''} site-session without the CSRF check: register ${unchecked.length === 1 ? 'it' : 'them'} through withCsrfCheck()`);
     }
