@@ -4,6 +4,8 @@ import { Worker } from 'worker_threads';
 
 import autocannon from 'autocannon';
 
+import { turnOffAllocationSitePretenuring } from '../../lib/garbage-collection';
+
 /** How long and how hard to load each target; from the environment so a quick look costs seconds. */
 export interface BenchSettings {
     warmupSeconds: number;
@@ -13,7 +15,7 @@ export interface BenchSettings {
     connections: number;
 }
 
-function positiveNumber(name: string, fallback: number): number {
+export function positiveNumber(name: string, fallback: number): number {
 
     const raw = process.env[name];
     const value = raw === undefined || raw === '' ? fallback : Number(raw);
@@ -175,9 +177,14 @@ export async function measureTargets(targets: Target[], settings: BenchSettings)
     }
 }
 
-/** Runs a benchmark script: any failure is printed and makes the exit code non-zero. */
+/**
+ * Runs a benchmark script: any failure is printed and makes the exit code non-zero. The process runs
+ * with the V8 settings `family-records serve` gives the service (lib/garbage-collection.ts), the
+ * baselines in it alike.
+ */
 export function runScript(script: () => Promise<void>): void {
 
+    turnOffAllocationSitePretenuring();
     script().catch((error: Error) => {
 
         process.stderr.write(`${error.stack ?? error.message}\n`);

@@ -3,6 +3,7 @@ import type { Server } from '@hapi/hapi';
 import { configFromEnvironment, type Config } from '../config';
 import { seedDemoFamily } from '../demo';
 import { deployment } from '../deployment';
+import { turnOffAllocationSitePretenuring } from '../garbage-collection';
 import { command } from './command';
 import { demoInstructions } from './demo';
 import { CliError } from './errors';
@@ -85,6 +86,7 @@ export const serveCommand = command({
     options: {},
     async run() {
 
+        turnOffAllocationSitePretenuring();
         const server = await startedServer(configFromEnvironment());
         stopOnSignals(server);
         try {
