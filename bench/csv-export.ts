@@ -21,7 +21,7 @@ import { serializeRecord } from '../plugins/records/serialize';
 import { familyWithKey } from '../test/helpers/server';
 import { collectGarbage, rssPeakSampler } from './lib/memory';
 import { scratchPostgres } from './lib/postgres';
-import { printMachine, printTable, printTargets, targetPercent } from './lib/report';
+import { median, printMachine, printTable, printTargets, targetPercent } from './lib/report';
 import { runScript } from './lib/run';
 import { seedPersons } from './lib/seed';
 import { benchDeployment } from './lib/servers';
@@ -39,7 +39,6 @@ interface Run {
 }
 
 const megabytes = (bytes: number) => bytes / 1024 / 1024;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const rowsPerSecond = (run: Run) => run.rows / run.seconds;
 
 /**

@@ -15,7 +15,7 @@ import { familyWithKey } from '../test/helpers/server';
 import { receiverHost, TestReceiver } from '../test/plugins/webhooks/helpers/receiver';
 import { receiverPolicies, scriptedResolver } from '../test/plugins/webhooks/helpers/setup';
 import { withScratchPostgres } from './lib/postgres';
-import { printMachine, printTable, printTargets } from './lib/report';
+import { median, printMachine, printTable, printTargets } from './lib/report';
 import { runScript } from './lib/run';
 import { benchDeployment } from './lib/servers';
 
@@ -31,7 +31,6 @@ interface Drain {
     p99Ms: number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))];
 
 /**

@@ -84,3 +84,6 @@ export function assertNoErrors(measurements: Measurement[]): void {
         process.exitCode = 1;
     }
 }
+
+/** The middle value (of an even count, the upper of the two middle ones). */
+export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
