@@ -58,7 +58,7 @@ async function startTree(tree: string): Promise<TreeServer> {
     return { tree, child, uri, key };
 }
 
-/** One tree's two targets, as measured in one pair of server processes. */
+/** A value per target: a tree's requests/s in one pair of server processes, or the second tree's change over the first. */
 interface TreeRates {
     gateway: number;
     ungated: number;
