@@ -24,7 +24,8 @@ export function documentFileHandler(context: FilesContext) {
             throw apiError(404, 'not_found', `Document ${id} has no file.`);
         }
 
-        // Each redirect is fresh: a cached one would point at an expired URL.
-        return h.redirect(signedFileUrl(context, 'documents', record.get({ plain: true })).url).header('cache-control', 'no-store');
+        // Each redirect is fresh: a cached one would point at an expired URL. No body, so no Content-Type
+        // (h.redirect() would send an empty text/html one, which the reference does not promise).
+        return h.response().redirect(signedFileUrl(context, 'documents', record.get({ plain: true })).url).header('cache-control', 'no-store');
     };
 }

@@ -34,6 +34,8 @@ describe('GET /api/v1/documents/{id}/file', () => {
         expect(redirect.statusCode).to.equal(302);
         expect(redirect.headers['cache-control']).to.equal('no-store');
         expect(redirect.headers.location as string).to.startWith(`${server.app.services.config.publicBaseUrl}/files/`);
+        expect(redirect.payload).to.equal('');
+        expect(redirect.headers['content-type'], 'an empty body of no type, as the reference documents').to.not.exist();
 
         const served = await server.inject(pathOf(redirect.headers.location as string));
         expect(served.statusCode).to.equal(200);
