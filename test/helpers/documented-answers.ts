@@ -1,0 +1,28 @@
+import Ajv2020 from 'ajv/dist/2020';
+
+import type { OpenApiDocument } from '../../plugins/docs/openapi-types';
+
+/** A JSON pointer into the document, as a URI fragment. */
+export const pointer = (...parts: string[]) => `#/${parts.map((part) => encodeURIComponent(part.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
+
+/**
+ * Checks answers against what the API reference promises: the status is one the operation
+ * documents and a JSON body matches that status's schema. Returns what is wrong, or undefined.
+ */
+export type AnswerCheck = (path: string, method: string, status: number, body: unknown) => string | undefined;
+
+export function documentedAnswers(document: OpenApiDocument): AnswerCheck {
+
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema(document, 'openapi.json');
+    return (path, method, status, body) => {
+
+        const response = document.paths[path]?.[method]?.responses[String(status)];
+        if (!response) {
+            return `${method.toUpperCase()} ${path}: status ${status} is not documented`;
+        }
+
+        const schemaRef = `openapi.json${pointer('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema')}`;
+        return ajv.validate({ $ref: schemaRef }, body) ? undefined : `${method.toUpperCase()} ${path} ${status}: ${ajv.errorsText()}\n${JSON.stringify(body)}`;
+    };
+}
