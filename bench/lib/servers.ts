@@ -1,13 +1,10 @@
-import Fs from 'fs';
-import Path from 'path';
-
 import Hapi, { type Server } from '@hapi/hapi';
-import YAML from 'yaml';
 
 import { configFromEnvironment } from '../../lib/config';
 import { deployment } from '../../lib/deployment';
 import { consoleLog } from '../../lib/logger';
-import { copyPolicies, scratchDirectory } from '../../test/helpers/server';
+import { policiesWithoutLimits } from '../../test/helpers/policy-files';
+import { scratchDirectory } from '../../test/helpers/server';
 
 /** What every baseline and no-op route answers. */
 export const noopBody = { ok: true };
@@ -19,24 +16,6 @@ export async function bareServer(): Promise<Server> {
     server.route({ method: 'GET', path: '/bare-noop', handler: () => noopBody });
     await server.start();
     return server;
-}
-
-/**
- * A copy of the shipped policies whose every rate limit is far beyond what a run can send,
- * so the rate-limit policy does all its work but never answers 429.
- */
-function policiesWithoutLimits(): string {
-
-    const directory = copyPolicies();
-    const file = Path.join(directory, 'rate-limits.yaml');
-    const document = YAML.parse(Fs.readFileSync(file, 'utf8'));
-    for (const preset of document.presets) {
-        preset.per_key.limit = 1_000_000_000;
-        preset.per_family.limit = 1_000_000_000;
-    }
-
-    Fs.writeFileSync(file, YAML.stringify(document));
-    return directory;
 }
 
 /**

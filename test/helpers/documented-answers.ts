@@ -3,7 +3,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import type { OpenApiDocument } from '../../plugins/docs/openapi-types';
 
 /** A JSON pointer into the document, as a URI fragment. */
-export const pointer = (...parts: string[]) => `#/${parts.map((part) => encodeURIComponent(part.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
+const pointer = (...parts: string[]) => `#/${parts.map((part) => encodeURIComponent(part.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
 
 /**
  * Checks answers against what the API reference promises: the status is one the operation

@@ -2,6 +2,7 @@ import Fs from 'fs';
 import Path from 'path';
 
 import { expect } from '@hapi/code';
+import YAML from 'yaml';
 
 import { PolicyError } from '../../gateway/policies/data-file';
 import { loadPolicies } from '../../gateway/policies/load';
@@ -35,6 +36,24 @@ export function dayLongRateWindows(dir = copyPolicies()): string {
     expect(text).to.match(/window_seconds: 60\b/);
     Fs.writeFileSync(file, text.replace(/window_seconds: 60\b/g, 'window_seconds: 86400'));
     return dir;
+}
+
+/**
+ * A copy of the shipped policies whose every rate limit is far beyond what a run can send,
+ * so the rate-limit policy does all its work but never answers 429.
+ */
+export function policiesWithoutLimits(): string {
+
+    const directory = copyPolicies();
+    const file = Path.join(directory, 'rate-limits.yaml');
+    const document = YAML.parse(Fs.readFileSync(file, 'utf8'));
+    for (const preset of document.presets) {
+        preset.per_key.limit = 1_000_000_000;
+        preset.per_family.limit = 1_000_000_000;
+    }
+
+    Fs.writeFileSync(file, YAML.stringify(document));
+    return directory;
 }
 
 /** A copy of the shipped policies with one file removed. */

@@ -67,7 +67,6 @@ function schemasIn(document: OpenApiDocument): JsonSchema[] {
     return schemas;
 }
 
-
 describe('GET /api/v1/openapi.json', () => {
 
     let server: Server;

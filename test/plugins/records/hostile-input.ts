@@ -8,9 +8,6 @@
  * documents for that operation: its status is listed and its JSON body matches the schema.
  * Rate limits are lifted: the sweep sends thousands of requests with one key.
  */
-import Fs from 'fs';
-import Path from 'path';
-
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
@@ -18,7 +15,8 @@ import type { Server, ServerInjectResponse } from '@hapi/hapi';
 import { resourceNames } from '../../../models/resources';
 import type { OpenApiDocument, OperationObject } from '../../../plugins/docs/openapi-types';
 import { documentedAnswers, type AnswerCheck } from '../../helpers/documented-answers';
-import { copyPolicies, familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
+import { policiesWithoutLimits } from '../../helpers/policy-files';
+import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { pathOf, sampleFile } from '../files/fixtures';
 import { bodyOf, createBody, creatableResources, dataOf, type Body } from './fixtures';
 
@@ -204,10 +202,7 @@ describe('Hostile input on every operation of the API reference', () => {
 
     before(async () => {
 
-        const policies = copyPolicies();
-        const limits = Path.join(policies, 'rate-limits.yaml');
-        Fs.writeFileSync(limits, Fs.readFileSync(limits, 'utf8').replace(/limit: \d+/g, 'limit: 1000000000'));
-        context.server = await testServer({ policiesDir: policies });
+        context.server = await testServer({ policiesDir: policiesWithoutLimits() });
         context.family = await familyWithKey(context.server);
         const response = await context.server.inject('/api/v1/openapi.json');
         context.document = bodyOf(response);
