@@ -17,7 +17,7 @@ export const persons: ResourceDeclaration = {
         gender: { type: 'enum', values: genders, default: 'unknown', sortable: true, filterable: true, description: 'One of female, male, other, unknown.' },
         birth_date: { type: 'partial_date', sortable: true, filterable: true, description: 'YYYY, YYYY-MM or YYYY-MM-DD.' },
         birth_place: { type: 'string', max: 200, searchable: true, filterable: true, description: 'Place of birth.' },
-        death_date: { type: 'partial_date', sortable: true, filterable: true, description: 'YYYY, YYYY-MM or YYYY-MM-DD.' },
+        death_date: { type: 'partial_date', sortable: true, filterable: true, description: 'YYYY, YYYY-MM or YYYY-MM-DD; not before birth_date.' },
         death_place: { type: 'string', max: 200, searchable: true, filterable: true, description: 'Place of death.' },
         notes: { type: 'text', max: 20000, searchable: true, description: 'Free notes.' },
         parent_1_id: { type: 'reference', references: 'persons', filterable: true, description: 'A parent of this person.' },

@@ -8,6 +8,7 @@ import { assertPreconditions, type Preconditions } from '../../lib/preconditions
 import type { Models } from '../../models';
 import type { ResourceRecord } from '../../models/resource-record';
 import { resourceNames, resources, type ResourceDeclaration } from '../../models/resources';
+import { assertLifeDates, type LifeDates } from './person-dates';
 import { assertPersonLinks, type PersonLinks } from './person-links';
 import { recordNotFound } from './record-ids';
 
@@ -41,11 +42,15 @@ async function assertReferencesExist(context: WriteContext, resource: ResourceDe
     }
 }
 
-/** Every reference must exist; a person's links must also make a family (person-links.ts). */
-async function assertValidReferences(context: WriteContext, resource: ResourceDeclaration, values: Record<string, unknown>, changes: Record<string, unknown>, transaction: Transaction, ownId?: string): Promise<void> {
+/**
+ * What a record's values must hold together, and with other records: every reference must exist; a
+ * person's links must also make a family (person-links.ts), and their death not come before their birth.
+ */
+async function assertConsistent(context: WriteContext, resource: ResourceDeclaration, values: Record<string, unknown>, changes: Record<string, unknown>, transaction: Transaction, ownId?: string): Promise<void> {
 
     await assertReferencesExist(context, resource, changes, transaction, ownId);
     if (resource.name === 'persons') {
+        assertLifeDates(values as LifeDates, changes as LifeDates);
         await assertPersonLinks(context.models, context.familyLongId, values as PersonLinks, changes as PersonLinks, transaction, ownId);
     }
 }
@@ -90,7 +95,7 @@ export function createRecord(context: WriteContext, resource: ResourceDeclaratio
 
         const changeLog = await openFamilyChangeLog(context, transaction);
         await options.beforeCreate?.(transaction);
-        await assertValidReferences(context, resource, values, values, transaction);
+        await assertConsistent(context, resource, values, values, transaction);
         const record = await context.models.records[resource.name].create({
             ...values,
             ...options.serverValues,
@@ -112,7 +117,7 @@ export function updateRecord(context: WriteContext, resource: ResourceDeclaratio
 
         const changeLog = await openFamilyChangeLog(context, transaction);
         const record = await findOwnRecord(context, resource, id, transaction, preconditions);
-        await assertValidReferences(context, resource, { ...record.get({ plain: true }), ...changes }, changes, transaction, id);
+        await assertConsistent(context, resource, { ...record.get({ plain: true }), ...changes }, changes, transaction, id);
         record.set({ ...changes, revision: record.revision + 1 });
         await record.save({ transaction });
         await changeLog.record({ resource: resource.name, action: 'updated', record_id: record.id, revision: record.revision });

@@ -65,8 +65,45 @@ describe('records API v1: field values', () => {
             for (const date of ['1815', '1815-12', '1815-12-10', '2024-02-29', '0079', '0079-08-24', '0004-02-29', '0000-02-29', '0001-01-01']) {
                 const created = dataOf(await createPerson({ birth_date: date, death_date: date }), 201);
                 expect(created).to.include({ birth_date: date, death_date: date });
-                expect(dataOf(await family.inject('PATCH', `/api/v1/persons/${created.id}`, { death_date: '1852' })).death_date).to.equal('1852');
+                expect(dataOf(await family.inject('PATCH', `/api/v1/persons/${created.id}`, { birth_date: '1815', death_date: '1852' })).death_date).to.equal('1852');
             }
+        });
+
+        it('refuses a death before the birth, on create and on update, naming the date the write set and changing nothing', async () => {
+
+            expectError(await createPerson({ birth_date: '1950-03-10', death_date: '1950-03-09' }), 400, 'invalid_request', 'death_date: 1950-03-09 is before the birth date 1950-03-10');
+            expectError(await createPerson({ birth_date: '1950', death_date: '1949-12-31' }), 400, 'invalid_request', 'death_date');
+
+            const born = dataOf(await createPerson({ birth_date: '1950-03-10' }), 201);
+            expectError(await family.inject('PATCH', `/api/v1/persons/${born.id}`, { death_date: '1950-02' }), 400, 'invalid_request', 'death_date: 1950-02 is before the birth date 1950-03-10');
+            expectError(await family.inject('PATCH', `/api/v1/persons/${born.id}`, { birth_date: '2001', death_date: '2000-12-31' }), 400, 'invalid_request', 'death_date');
+
+            const lived = dataOf(await createPerson({ birth_date: '1900', death_date: '1980-05' }), 201);
+            expectError(await family.inject('PATCH', `/api/v1/persons/${lived.id}`, { birth_date: '1980-06-01' }), 400, 'invalid_request', 'birth_date: 1980-06-01 is after the death date 1980-05');
+
+            for (const person of [born, lived]) {
+                expect(dataOf(await family.inject('GET', `/api/v1/persons/${person.id}`))).to.equal(person);
+            }
+        });
+
+        it('takes a death and a birth that partial dates cannot order, or on one day, and a birth or death alone', async () => {
+
+            for (const [birth, death] of [['1950-03', '1950'], ['1950', '1950-01-01'], ['1950-03-10', '1950-03'], ['1950-03-10', '1950-03-10'], ['0000', '0000-02-29']]) {
+                expect(dataOf(await createPerson({ birth_date: birth, death_date: death }), 201)).to.include({ birth_date: birth, death_date: death });
+            }
+
+            const lived = dataOf(await createPerson({ birth_date: '1900', death_date: '1980-05' }), 201);
+            expect(dataOf(await family.inject('PATCH', `/api/v1/persons/${lived.id}`, { birth_date: '1980' }))).to.include({ birth_date: '1980', revision: 2 });
+            expect(dataOf(await family.inject('PATCH', `/api/v1/persons/${lived.id}`, { death_date: null, birth_date: '2000' }))).to.include({ birth_date: '2000', death_date: null, revision: 3 });
+            expect(dataOf(await family.inject('PATCH', `/api/v1/persons/${lived.id}`, { birth_date: null, death_date: '1700' }))).to.include({ birth_date: null, death_date: '1700', revision: 4 });
+        });
+
+        it('leaves a death before the birth stored before that rule alone when a write sets neither date', async () => {
+
+            const id = dataOf(await createPerson({ birth_date: '1990' }), 201).id as string;
+            await server.app.services.models.records.persons.update({ death_date: '1890' }, { where: { id } });
+            expect(dataOf(await family.inject('PATCH', `/api/v1/persons/${id}`, { notes: 'The death year is a typo for 1990.' }))).to.include({ birth_date: '1990', death_date: '1890', revision: 2 });
+            expectError(await family.inject('PATCH', `/api/v1/persons/${id}`, { death_date: '1891' }), 400, 'invalid_request', 'death_date');
         });
 
         it('refuses dates that are not real calendar dates or not in the format', async () => {
