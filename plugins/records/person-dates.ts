@@ -10,7 +10,7 @@ export interface LifeDates {
  * `1950` is neither before nor after `1950-03`, so a death in the year of a birth known to the month
  * stands. ISO 8601 dates of four-digit years order as text.
  */
-export function diesBeforeBirth(birth: string, death: string): boolean {
+function diesBeforeBirth(birth: string, death: string): boolean {
 
     const known = Math.min(birth.length, death.length);
     return death.slice(0, known) < birth.slice(0, known);
