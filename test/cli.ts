@@ -52,7 +52,7 @@ describe('family-records CLI', () => {
         expect(after.result).to.include({ code: 'invalid_key' });
     });
 
-    // Fifteen CLI processes in a row, each starting the deployment: about 16 s on an idle two-core machine,
+    // Fifteen CLI processes in a row, each starting the deployment: 16–23 s on an idle two-core machine,
     // more than the suite's 30 s under CI's load (stop 25 failed so).
     it('records every change it makes in the audit log, as the operator (CLI) on this machine, and nothing for a change it did not make', { timeout: 120_000 }, async () => {
 
