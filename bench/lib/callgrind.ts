@@ -122,7 +122,7 @@ function stopped(child: ChildProcess): Promise<void> {
 
     return new Promise((resolve) => {
 
-        if (child.exitCode !== null) {
+        if (child.exitCode !== null || child.signalCode !== null) {
             return resolve();
         }
 

@@ -3,12 +3,7 @@
  * while the load comes from the parent, outside it. It starts bare hapi and the deployments of
  * gateway-noop.ts, prints one line `TARGETS <json>` naming their URLs and keys, and runs until SIGTERM.
  */
-import Fs from 'fs';
-import Path from 'path';
-
-import YAML from 'yaml';
-
-import { policiesWithoutLimits } from '../../test/helpers/policy-files';
+import { editPolicyFile, policiesWithoutLimits } from '../../test/helpers/policy-files';
 import { familyWithKey } from '../../test/helpers/server';
 import { authOnlyGatewayConfig, noopRoute, ungatedRoute } from './noop-routes';
 import { runScript, type Target } from './run';
@@ -32,10 +27,7 @@ export const readyPrefix = 'TARGETS ';
 function policiesWithoutSweep(): string {
 
     const directory = policiesWithoutLimits();
-    const file = Path.join(directory, 'webhooks.yaml');
-    const document = YAML.parse(Fs.readFileSync(file, 'utf8'));
-    document.schedules.sweep = '0 0 1 1 *';
-    Fs.writeFileSync(file, YAML.stringify(document));
+    editPolicyFile(directory, 'webhooks.yaml', 'sweep: "* * * * * *"', 'sweep: "0 0 1 1 *"');
     return directory;
 }
 

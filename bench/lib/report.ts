@@ -85,5 +85,8 @@ export function assertNoErrors(measurements: Measurement[]): void {
     }
 }
 
+/** The value `share` (0 to 1) of the way up the sorted values: 0.99 for p99. */
+export const percentile = (values: number[], share: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(share * values.length))];
+
 /** The middle value (of an even count, the upper of the two middle ones). */
 export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
