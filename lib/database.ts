@@ -7,6 +7,7 @@ import { SequelizeStorage, Umzug } from 'umzug';
 
 import { migrations } from '../models/migrations';
 import { defaultDatabasePoolMax } from './config';
+import { reuseTransactionConnections } from './sqlite-transaction-connections';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -26,7 +27,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
 
     if (databaseUrl.startsWith('sqlite:')) {
         const storage = databaseUrl.slice('sqlite:'.length) || ':memory:';
-        return new Sequelize({
+        const sequelize = new Sequelize({
             dialect: 'sqlite',
             storage: storage === ':memory:' ? storage : Path.resolve(storage),
             dialectModule: sqliteWithBusyTimeout,
@@ -36,6 +37,11 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
             retry: { max: 1 },
             logging: false
         });
+        if (storage !== ':memory:') {
+            reuseTransactionConnections(sequelize);
+        }
+
+        return sequelize;
     }
 
     return new Sequelize(databaseUrl, {
