@@ -24,7 +24,8 @@ export interface FamilyChangeLogContext {
  * on PostgreSQL two transactions could otherwise commit in the other order than they drew
  * their event ids, and a stream that had sent the later id would never send the earlier
  * one, nor would a client resuming after it. Taken first, before any record is locked, it
- * cannot deadlock with another write. SQLite has one writer at a time already.
+ * cannot deadlock with another write. SQLite has one writer at a time already (a write
+ * transaction begins IMMEDIATE), and no row locks: there it reads nothing.
  *
  * Once the transaction commits, the events it recorded are published on the change bus
  * as one batch.
@@ -32,7 +33,9 @@ export interface FamilyChangeLogContext {
 export async function openFamilyChangeLog(context: FamilyChangeLogContext, transaction: Transaction): Promise<FamilyChangeLog> {
 
     const { models, changeBus, familyLongId } = context;
-    await models.Family.findOne({ where: { family_long_id: familyLongId }, attributes: ['family_long_id'], transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
+    if (models.Family.sequelize!.getDialect() === 'postgres') {
+        await models.Family.findOne({ where: { family_long_id: familyLongId }, attributes: ['family_long_id'], transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
+    }
 
     const events: ChangeEventData[] = [];
     let previousId: number | undefined;
