@@ -9,7 +9,7 @@ export interface Expectation {
 /** One request before loading a target: a benchmark of the wrong response measures nothing. */
 export async function preflight(target: Target, expectation: Expectation): Promise<void> {
 
-    const response = await fetch(target.url, { headers: target.headers });
+    const response = await fetch(target.url, { headers: target.headers, method: target.method, body: target.body });
     const body = await response.json();
     const problem = response.status !== expectation.status ?
         `status ${response.status}, expected ${expectation.status}: ${JSON.stringify(body)}` :

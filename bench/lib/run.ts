@@ -41,6 +41,9 @@ export interface Target {
     scenario: string;
     url: string;
     headers?: Record<string, string>;
+    /** GET unless given; a request that writes sends `body`, the same for every request. */
+    method?: 'POST';
+    body?: string;
 }
 
 export interface MemorySample {
@@ -105,7 +108,8 @@ class LoadGenerator {
                 return message.result ? resolve(message.result) : reject(new Error(message.error));
             });
 
-            this.worker.postMessage({ url: this.target.url, headers: this.target.headers, connections: this.connections, duration: seconds });
+            const { url, headers, method, body } = this.target;
+            this.worker.postMessage({ url, headers, method, body, connections: this.connections, duration: seconds });
         });
     }
 

@@ -9,11 +9,15 @@ import { scratchDirectory } from '../../test/helpers/server';
 /** What every baseline and no-op route answers. */
 export const noopBody = { ok: true };
 
-/** The baseline: hapi with one route and nothing else, listening on 127.0.0.1. */
+/**
+ * The baseline: hapi with nothing else, listening on 127.0.0.1. One route reads nothing; the other, for
+ * benchmarks that write, parses a JSON body (hapi's default) and answers it back with 201.
+ */
 export async function bareServer(): Promise<Server> {
 
     const server = Hapi.server({ port: 0, host: '127.0.0.1' });
     server.route({ method: 'GET', path: '/bare-noop', handler: () => noopBody });
+    server.route({ method: 'POST', path: '/bare-echo', handler: (request, h) => h.response(request.payload as object).code(201) });
     await server.start();
     return server;
 }
