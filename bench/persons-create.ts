@@ -7,11 +7,10 @@
 import type { Server } from '@hapi/hapi';
 
 import { familyWithKey } from '../test/helpers/server';
-import { scratchPostgres } from './lib/postgres';
+import { withBareAndDeployments } from './lib/deployments';
 import { preflight } from './lib/preflight';
 import { assertNoErrors, printEnvironment, printMeasurements } from './lib/report';
 import { benchSettings, measureTargets, runScript, type Target } from './lib/run';
-import { bareServer, benchDeployment } from './lib/servers';
 
 const person = JSON.stringify({ first_name: 'Émilie', last_name: 'du Châtelet', gender: 'female', birth_date: '1706-12-17', birth_place: 'Paris' });
 const json = { 'content-type': 'application/json' };
@@ -41,36 +40,19 @@ async function personsCreate(): Promise<void> {
     const settings = benchSettings();
     printEnvironment('persons-create: POST /api/v1/persons', settings);
 
-    const postgres = await scratchPostgres();
-    const databases: { name: string; env: Record<string, string> }[] = [{ name: 'sqlite', env: {} }, ...postgres ? [{ name: 'postgresql', env: { DATABASE_URL: postgres.url } }] : []];
-    if (!postgres) {
-        process.stdout.write('PostgreSQL does not answer on 127.0.0.1: SQLite only.\n');
-    }
+    await withBareAndDeployments(async (bare, deployments) => {
 
-    const servers: Server[] = [];
-    try {
-        const bare = await bareServer();
-        servers.push(bare);
         const baselineTarget: Target = { scenario: 'bare hapi: POST /bare-echo', url: `${bare.info.uri}/bare-echo`, method: 'POST', headers: json, body: person };
         await preflight(baselineTarget, { status: 201 });
         const targets = [baselineTarget];
-        for (const database of databases) {
-            const server = await benchDeployment({ env: database.env });
-            servers.push(server);
-            targets.push(await createTarget(database.name, server));
+        for (const { database, server } of deployments) {
+            targets.push(await createTarget(database, server));
         }
 
         const [baseline, ...creates] = await measureTargets(targets, settings);
         printMeasurements([baseline, ...creates], baseline);
         assertNoErrors([baseline, ...creates]);
-    }
-    finally {
-        for (const server of servers) {
-            await server.stop();
-        }
-
-        await postgres?.drop();
-    }
+    });
 }
 
 runScript(personsCreate);

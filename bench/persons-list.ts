@@ -7,12 +7,11 @@
 import type { Server } from '@hapi/hapi';
 
 import { familyWithKey } from '../test/helpers/server';
-import { scratchPostgres } from './lib/postgres';
+import { withBareAndDeployments } from './lib/deployments';
 import { preflight } from './lib/preflight';
 import { assertNoErrors, printEnvironment, printMeasurements, printTargets } from './lib/report';
 import { benchSettings, measureTargets, runScript, type Target } from './lib/run';
 import { seedPersons } from './lib/seed';
-import { bareServer, benchDeployment } from './lib/servers';
 
 const personCount = 10_000;
 const pageSize = 50;
@@ -43,39 +42,22 @@ async function personsList(): Promise<void> {
     const settings = benchSettings();
     printEnvironment(`persons-list: GET /api/v1/persons?limit=${pageSize} on ${personCount} persons`, settings);
 
-    const postgres = await scratchPostgres();
-    const databases: { name: string; env: Record<string, string> }[] = [{ name: 'sqlite', env: {} }, ...postgres ? [{ name: 'postgresql', env: { DATABASE_URL: postgres.url } }] : []];
-    if (!postgres) {
-        process.stdout.write('PostgreSQL does not answer on 127.0.0.1: SQLite only.\n');
-    }
+    await withBareAndDeployments(async (bare, deployments) => {
 
-    const servers: Server[] = [];
-    try {
-        const bare = await bareServer();
-        servers.push(bare);
         const targets: Target[] = [{ scenario: 'bare hapi: GET /bare-noop', url: `${bare.info.uri}/bare-noop` }];
-        for (const database of databases) {
-            const server = await benchDeployment({ env: database.env });
-            servers.push(server);
-            targets.push(await listTarget(database.name, server));
+        for (const { database, server } of deployments) {
+            targets.push(await listTarget(database, server));
         }
 
         const [baseline, ...lists] = await measureTargets(targets, settings);
         printMeasurements([baseline, ...lists], baseline);
         printTargets(lists.map((list, i) => ({
-            target: `${databases[i].name}: p99 under ${targetP99Ms} ms at ${settings.connections} connections`,
+            target: `${deployments[i].database}: p99 under ${targetP99Ms} ms at ${settings.connections} connections`,
             measured: `p99 ${list.p99Ms} ms`,
             met: list.p99Ms < targetP99Ms
         })));
         assertNoErrors([baseline, ...lists]);
-    }
-    finally {
-        for (const server of servers) {
-            await server.stop();
-        }
-
-        await postgres?.drop();
-    }
+    });
 }
 
 runScript(personsList);

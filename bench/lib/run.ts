@@ -109,7 +109,7 @@ class LoadGenerator {
             });
 
             const { url, headers, method, body } = this.target;
-            this.worker.postMessage({ url, headers, method, body, connections: this.connections, duration: seconds });
+            this.worker.postMessage({ url, headers, ...method ? { method, body } : {}, connections: this.connections, duration: seconds });
         });
     }
 
