@@ -13,8 +13,8 @@ interface SqliteConnectionManager {
     _onProcessExit(): Promise<void>;
 }
 
-// This process's write transactions take turns (transactionRunner): one waiting connection serves them, a second one a
-// snapshot read beside them.
+// This process's transactions take turns (transactionRunner queues them), so one waiting connection serves them; a
+// second one leaves room for a transaction begun outside the queue (a migration's).
 const idleKept = 2;
 
 function closeConnection(connection: SqliteConnection): Promise<void> {
