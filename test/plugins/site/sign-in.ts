@@ -20,10 +20,13 @@ describe('sign-in', () => {
 
     before(async () => {
 
-        // Small limits, so throttling shows within a few (slow, bcrypt) attempts.
+        // Small limits, so throttling shows within a few (slow, bcrypt) attempts; windows a day long instead of 15
+        // minutes, so a test's attempts never straddle a window's clock-aligned end, where the counts start again.
         const policiesDir = copyPolicies();
         const site = Path.join(policiesDir, 'site.yaml');
-        Fs.writeFileSync(site, Fs.readFileSync(site, 'utf8').replace('limit: 10', 'limit: 4').replace('limit: 100', 'limit: 6'));
+        const shipped = Fs.readFileSync(site, 'utf8');
+        expect(shipped.match(/window_seconds: 900\b/g)).to.have.length(2);
+        Fs.writeFileSync(site, shipped.replace('limit: 10', 'limit: 4').replace('limit: 100', 'limit: 6').replace(/window_seconds: 900\b/g, 'window_seconds: 86400'));
         server = await testServer({ policiesDir });
         familyLongId = (await createFamily(server.app.services.accounts, { name: 'Sign-in family', plan: 'family' })).family_long_id;
     });
