@@ -26,7 +26,7 @@ export interface ListedBlob {
  * Where uploaded files live. Content-addressed: `put` of the same bytes returns the same
  * key and keeps them once, so several records may share one blob (whoever removes a blob
  * checks first that no record refers to it). LocalDiskStorage is the default; an
- * S3-compatible store implements the same six calls (see ARCHITECTURE.md, Files).
+ * S3-compatible store implements the same six calls (see docs/architecture/files.md).
  */
 export interface FileStorage {
     /** Stores the bytes. A blob is visible only once complete; storing it again is harmless. */

@@ -74,7 +74,7 @@ const checkCsrfToken: Lifecycle.Method = (request: Request, h: ResponseToolkit) 
  * mode, so they are covered too), as a step of those routes only (lib/route-steps.ts). API-key
  * routes have none: a bearer header is no ambient credential, and they get no cookie. Not
  * @hapi/crumb: a plugin's steps run on every route of the server, and crumb's two would cost every
- * API request (ARCHITECTURE.md, "Steps on every request").
+ * API request (docs/architecture/rate-limiting.md, "Steps on every request").
  */
 export function withCsrfCheck(routes: ServerRoute[]): ServerRoute[] {
 
