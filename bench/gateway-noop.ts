@@ -6,13 +6,17 @@
  * (what the deployment's own server settings cost apart from the gateway), the gateway with
  * every policy of its chain disabled (what API-key authentication alone costs), the bare route
  * behind an auth scheme that admits every request without reading it (what hapi's own
- * authentication step costs: the floor under any hapi auth scheme, ours included), the gateway with
+ * authentication step costs: the floor under any hapi auth scheme, ours included), the same
+ * scheme on a route of the deployment, without and with the RateLimit headers the gateway writes
+ * (the floor under any gateway of this deployment: no key read, no policy run), the gateway with
  * Prometheus metrics on (METRICS_PORT: what timing every request costs), and the bare
  * route doing 2 µs of busy work (how far 2 µs more per request moves the ratio on this machine).
  * Target: at least 85% of the bare route's requests/s.
  */
-import type { ServerAuthScheme, ServerRoute } from '@hapi/hapi';
+import type { Server, ServerAuthScheme, ServerRoute } from '@hapi/hapi';
 
+import { decide } from '../gateway/rate-limit/decide';
+import { writeRateLimitHeaders } from '../gateway/rate-limit/headers';
 import { familyWithKey } from '../test/helpers/server';
 import { authOnlyGatewayConfig, noopRoute, ranNoPolicy, ranThePolicyChain, ungatedRoute } from './lib/noop-routes';
 import { preflight } from './lib/preflight';
@@ -44,6 +48,41 @@ const admitEveryRequest: ServerAuthScheme = () => ({ authenticate: (_request, h)
 
 const admittedRoute: ServerRoute = { method: 'GET', path: '/bare-admitted', options: { auth: 'admit-every-request' }, handler: () => noopBody };
 
+/**
+ * One decision of the gateway's rate-limit policy (a key's and a family's rule, as the bench policies give them),
+ * made once: the headers row writes it on every answer, as the gateway does, without counting anything.
+ */
+const fixedDecision = decide(
+    [{ policy: 'key', subject: 'key_bench', limit: 1_000_000_000, windowSeconds: 60 }, { policy: 'family', subject: 'fam_bench', limit: 1_000_000_000, windowSeconds: 60 }],
+    [{ used: 0, ttlMs: 30_000 }, { used: 0, ttlMs: 30_000 }]
+);
+
+/** admitEveryRequest, writing the gateway's RateLimit headers first. */
+const admitWithRateLimitHeaders: ServerAuthScheme = () => ({
+
+    authenticate: (request, h) => {
+
+        writeRateLimitHeaders(fixedDecision, request.raw.res);
+        return h.authenticated({ credentials: {} });
+    }
+});
+
+/**
+ * Routes of the deployment outside the API's path behind those two schemes: everything the deployment does for
+ * a request authenticated at no cost, without and with the headers. hapi allows schemes and routes after start.
+ */
+function addAdmittedRoutes(server: Server): void {
+
+    server.auth.scheme('admit-every-request', admitEveryRequest);
+    server.auth.strategy('admit-every-request', 'admit-every-request');
+    server.auth.scheme('admit-with-rate-limit-headers', admitWithRateLimitHeaders);
+    server.auth.strategy('admit-with-rate-limit-headers', 'admit-with-rate-limit-headers');
+    server.route([
+        { method: 'GET', path: '/bench-admitted', options: { auth: 'admit-every-request' }, handler: () => noopBody },
+        { method: 'GET', path: '/bench-admitted-headers', options: { auth: 'admit-with-rate-limit-headers' }, handler: () => noopBody }
+    ]);
+}
+
 async function gatewayNoop(): Promise<void> {
 
     const settings = benchSettings();
@@ -55,6 +94,7 @@ async function gatewayNoop(): Promise<void> {
     bare.auth.strategy('admit-every-request', 'admit-every-request');
     bare.route(admittedRoute);
     const gateway = await benchDeployment({ extraRoutes: [noopRoute, ungatedRoute] });
+    addAdmittedRoutes(gateway);
     const authOnly = await benchDeployment({ extraRoutes: [noopRoute], env: { GATEWAY_CONFIG: authOnlyGatewayConfig() } });
     const metered = await benchDeployment({ extraRoutes: [noopRoute], env: { METRICS_PORT: '0' } });
     try {
@@ -67,12 +107,16 @@ async function gatewayNoop(): Promise<void> {
         const gatewayTarget = { scenario: 'gateway: GET /api/v1/bench-noop', url: `${gateway.info.uri}${noopRoute.path}`, headers: { authorization: `Bearer ${key}` } };
         const meteredTarget = { scenario: 'gateway, Prometheus metrics on', url: `${metered.info.uri}${noopRoute.path}`, headers: { authorization: `Bearer ${meteredKey}` } };
         const admittedTarget = { scenario: 'bare hapi + auth scheme admitting all', url: `${bare.info.uri}${admittedRoute.path}` };
+        const deploymentAdmittedTarget = { scenario: 'deployment + auth scheme admitting all', url: `${gateway.info.uri}/bench-admitted` };
+        const deploymentHeadersTarget = { scenario: 'deployment + admitting all + RateLimit headers', url: `${gateway.info.uri}/bench-admitted-headers` };
         const busyTarget = { scenario: `bare hapi + ${calibrationMicroseconds} µs busy work`, url: `${bare.info.uri}${busyRoute.path}` };
 
         await preflight(baselineTarget, { status: 200 });
         await preflight(busyTarget, { status: 200 });
         await preflight(admittedTarget, { status: 200 });
         await preflight(ungatedTarget, { status: 200 });
+        await preflight(deploymentAdmittedTarget, { status: 200, check: ranNoPolicy });
+        await preflight(deploymentHeadersTarget, { status: 200, check: (_body, headers) => (headers.get('ratelimit-remaining') === String(fixedDecision.tightest.remaining) ? undefined : 'not the fixed decision\'s RateLimit headers') });
         await preflight({ ...authOnlyTarget, headers: {} }, { status: 401 });
         await preflight(authOnlyTarget, { status: 200, check: ranNoPolicy });
         await preflight({ ...gatewayTarget, headers: {} }, { status: 401 });
@@ -80,7 +124,7 @@ async function gatewayNoop(): Promise<void> {
 
         await preflight(meteredTarget, { status: 200 });
 
-        const measurements = await measureTargets([baselineTarget, ungatedTarget, authOnlyTarget, gatewayTarget, meteredTarget, admittedTarget, busyTarget], settings);
+        const measurements = await measureTargets([baselineTarget, ungatedTarget, authOnlyTarget, gatewayTarget, meteredTarget, admittedTarget, deploymentAdmittedTarget, deploymentHeadersTarget, busyTarget], settings);
         const [baseline, , , measured] = measurements;
 
         const ratio = measured.requestsPerSecond / baseline.requestsPerSecond;
