@@ -67,16 +67,21 @@ const admitWithRateLimitHeaders: ServerAuthScheme = () => ({
     }
 });
 
+/** An auth scheme and a strategy of it, both named `name`. */
+function addStrategy(server: Server, name: string, scheme: ServerAuthScheme): void {
+
+    server.auth.scheme(name, scheme);
+    server.auth.strategy(name, name);
+}
+
 /**
  * Routes of the deployment outside the API's path behind those two schemes: everything the deployment does for
  * a request authenticated at no cost, without and with the headers. hapi allows schemes and routes after start.
  */
 function addAdmittedRoutes(server: Server): void {
 
-    server.auth.scheme('admit-every-request', admitEveryRequest);
-    server.auth.strategy('admit-every-request', 'admit-every-request');
-    server.auth.scheme('admit-with-rate-limit-headers', admitWithRateLimitHeaders);
-    server.auth.strategy('admit-with-rate-limit-headers', 'admit-with-rate-limit-headers');
+    addStrategy(server, 'admit-every-request', admitEveryRequest);
+    addStrategy(server, 'admit-with-rate-limit-headers', admitWithRateLimitHeaders);
     server.route([
         { method: 'GET', path: '/bench-admitted', options: { auth: 'admit-every-request' }, handler: () => noopBody },
         { method: 'GET', path: '/bench-admitted-headers', options: { auth: 'admit-with-rate-limit-headers' }, handler: () => noopBody }
@@ -90,8 +95,7 @@ async function gatewayNoop(): Promise<void> {
 
     const bare = await bareServer();
     bare.route(busyRoute);
-    bare.auth.scheme('admit-every-request', admitEveryRequest);
-    bare.auth.strategy('admit-every-request', 'admit-every-request');
+    addStrategy(bare, 'admit-every-request', admitEveryRequest);
     bare.route(admittedRoute);
     const gateway = await benchDeployment({ extraRoutes: [noopRoute, ungatedRoute] });
     addAdmittedRoutes(gateway);
