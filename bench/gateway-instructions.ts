@@ -16,7 +16,7 @@ import Path from 'path';
 import { assertCallgrindInstalled, type CountedProcess, countInstructions } from './lib/callgrind';
 import { CountedLoader } from './lib/counted-load';
 import { type InstructionTargets, readyPrefix } from './lib/instruction-servers';
-import { ranNoPolicy, ranThePolicyChain } from './lib/noop-routes';
+import { ranNoPolicy, ranThePolicyChain, wroteFixedRateLimitHeaders } from './lib/noop-routes';
 import { preflight } from './lib/preflight';
 import { median, percentile, printMachine, printTable, printTargets, targetPercent } from './lib/report';
 import { positiveNumber, runScript, type Target } from './lib/run';
@@ -103,10 +103,12 @@ async function gatewayInstructions(): Promise<void> {
         const targets: InstructionTargets = JSON.parse(counted.readyLine.slice(readyPrefix.length));
         await preflight(targets.bare, { status: 200 });
         await preflight(targets.ungated, { status: 200 });
+        await preflight(targets.admitted, { status: 200, check: ranNoPolicy });
+        await preflight(targets.admittedWithHeaders, { status: 200, check: wroteFixedRateLimitHeaders });
         await preflight(targets.authOnly, { status: 200, check: ranNoPolicy });
         await preflight(targets.gateway, { status: 200, check: ranThePolicyChain });
 
-        const rows: Row[] = [targets.bare, targets.ungated, targets.authOnly, targets.gateway]
+        const rows: Row[] = [targets.bare, targets.ungated, targets.admitted, targets.admittedWithHeaders, targets.authOnly, targets.gateway]
             .map((target) => ({ target, load: new CountedLoader(target, options.connections), counts: [], seconds: 0, latenciesMs: [], failures: 0 }));
 
         try {
@@ -117,7 +119,8 @@ async function gatewayInstructions(): Promise<void> {
         }
 
         printRows(rows, counted.rssBytes());
-        const [bare, , , gateway] = rows;
+        // The baseline first, the gateway last.
+        const [bare, gateway] = [rows[0], rows[rows.length - 1]];
         const ratio = median(bare.counts) / median(gateway.counts);
         printTargets([{ target: `gateway at least ${100 * targetRatio}% of bare hapi, as bare ÷ gateway instructions per request`, measured: targetPercent(ratio), met: ratio >= targetRatio }]);
         if (rows.some((row) => row.failures > 0)) {

@@ -13,12 +13,13 @@
  * route doing 2 µs of busy work (how far 2 µs more per request moves the ratio on this machine).
  * Target: at least 85% of the bare route's requests/s.
  */
-import type { Server, ServerAuthScheme, ServerRoute } from '@hapi/hapi';
+import type { ServerRoute } from '@hapi/hapi';
 
-import { decide } from '../gateway/rate-limit/decide';
-import { writeRateLimitHeaders } from '../gateway/rate-limit/headers';
 import { familyWithKey } from '../test/helpers/server';
-import { authOnlyGatewayConfig, noopRoute, ranNoPolicy, ranThePolicyChain, ungatedRoute } from './lib/noop-routes';
+import {
+    addAdmittedRoutes, addStrategy, admitEveryRequest, admittedPaths, authOnlyGatewayConfig, noopRoute, ranNoPolicy, ranThePolicyChain,
+    ungatedRoute, wroteFixedRateLimitHeaders
+} from './lib/noop-routes';
 import { preflight } from './lib/preflight';
 import { assertNoErrors, printEnvironment, printMeasurements, printTargets, targetPercent } from './lib/report';
 import { benchSettings, measureTargets, runScript } from './lib/run';
@@ -43,50 +44,7 @@ const busyRoute: ServerRoute = {
     }
 };
 
-/** An auth scheme that admits every request at once, synchronously: hapi's authentication step and nothing else. */
-const admitEveryRequest: ServerAuthScheme = () => ({ authenticate: (_request, h) => h.authenticated({ credentials: {} }) });
-
 const admittedRoute: ServerRoute = { method: 'GET', path: '/bare-admitted', options: { auth: 'admit-every-request' }, handler: () => noopBody };
-
-/**
- * One decision of the gateway's rate-limit policy (a key's and a family's rule, as the bench policies give them),
- * made once: the headers row writes it on every answer, as the gateway does, without counting anything.
- */
-const fixedDecision = decide(
-    [{ policy: 'key', subject: 'key_bench', limit: 1_000_000_000, windowSeconds: 60 }, { policy: 'family', subject: 'fam_bench', limit: 1_000_000_000, windowSeconds: 60 }],
-    [{ used: 0, ttlMs: 30_000 }, { used: 0, ttlMs: 30_000 }]
-);
-
-/** admitEveryRequest, writing the gateway's RateLimit headers first. */
-const admitWithRateLimitHeaders: ServerAuthScheme = () => ({
-
-    authenticate: (request, h) => {
-
-        writeRateLimitHeaders(fixedDecision, request.raw.res);
-        return h.authenticated({ credentials: {} });
-    }
-});
-
-/** An auth scheme and a strategy of it, both named `name`. */
-function addStrategy(server: Server, name: string, scheme: ServerAuthScheme): void {
-
-    server.auth.scheme(name, scheme);
-    server.auth.strategy(name, name);
-}
-
-/**
- * Routes of the deployment outside the API's path behind those two schemes: everything the deployment does for
- * a request authenticated at no cost, without and with the headers. hapi allows schemes and routes after start.
- */
-function addAdmittedRoutes(server: Server): void {
-
-    addStrategy(server, 'admit-every-request', admitEveryRequest);
-    addStrategy(server, 'admit-with-rate-limit-headers', admitWithRateLimitHeaders);
-    server.route([
-        { method: 'GET', path: '/bench-admitted', options: { auth: 'admit-every-request' }, handler: () => noopBody },
-        { method: 'GET', path: '/bench-admitted-headers', options: { auth: 'admit-with-rate-limit-headers' }, handler: () => noopBody }
-    ]);
-}
 
 async function gatewayNoop(): Promise<void> {
 
@@ -111,8 +69,8 @@ async function gatewayNoop(): Promise<void> {
         const gatewayTarget = { scenario: 'gateway: GET /api/v1/bench-noop', url: `${gateway.info.uri}${noopRoute.path}`, headers: { authorization: `Bearer ${key}` } };
         const meteredTarget = { scenario: 'gateway, Prometheus metrics on', url: `${metered.info.uri}${noopRoute.path}`, headers: { authorization: `Bearer ${meteredKey}` } };
         const admittedTarget = { scenario: 'bare hapi + auth scheme admitting all', url: `${bare.info.uri}${admittedRoute.path}` };
-        const deploymentAdmittedTarget = { scenario: 'deployment + auth scheme admitting all', url: `${gateway.info.uri}/bench-admitted` };
-        const deploymentHeadersTarget = { scenario: 'deployment + admitting all + RateLimit headers', url: `${gateway.info.uri}/bench-admitted-headers` };
+        const deploymentAdmittedTarget = { scenario: 'deployment + auth scheme admitting all', url: `${gateway.info.uri}${admittedPaths.withoutHeaders}` };
+        const deploymentHeadersTarget = { scenario: 'deployment + admitting all + RateLimit headers', url: `${gateway.info.uri}${admittedPaths.withHeaders}` };
         const busyTarget = { scenario: `bare hapi + ${calibrationMicroseconds} µs busy work`, url: `${bare.info.uri}${busyRoute.path}` };
 
         await preflight(baselineTarget, { status: 200 });
@@ -120,7 +78,7 @@ async function gatewayNoop(): Promise<void> {
         await preflight(admittedTarget, { status: 200 });
         await preflight(ungatedTarget, { status: 200 });
         await preflight(deploymentAdmittedTarget, { status: 200, check: ranNoPolicy });
-        await preflight(deploymentHeadersTarget, { status: 200, check: (_body, headers) => (headers.get('ratelimit-remaining') === String(fixedDecision.tightest.remaining) ? undefined : 'not the fixed decision\'s RateLimit headers') });
+        await preflight(deploymentHeadersTarget, { status: 200, check: wroteFixedRateLimitHeaders });
         await preflight({ ...authOnlyTarget, headers: {} }, { status: 401 });
         await preflight(authOnlyTarget, { status: 200, check: ranNoPolicy });
         await preflight({ ...gatewayTarget, headers: {} }, { status: 401 });

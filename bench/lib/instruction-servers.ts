@@ -5,13 +5,15 @@
  */
 import { editPolicyFile, policiesWithoutLimits } from '../../test/helpers/policy-files';
 import { familyWithKey } from '../../test/helpers/server';
-import { authOnlyGatewayConfig, noopRoute, ungatedRoute } from './noop-routes';
+import { addAdmittedRoutes, admittedPaths, authOnlyGatewayConfig, noopRoute, ungatedRoute } from './noop-routes';
 import { runScript, type Target } from './run';
 import { bareServer, benchDeployment } from './servers';
 
 export interface InstructionTargets {
     bare: Target;
     ungated: Target;
+    admitted: Target;
+    admittedWithHeaders: Target;
     authOnly: Target;
     gateway: Target;
 }
@@ -35,6 +37,7 @@ async function instructionServers(): Promise<void> {
 
     const bare = await bareServer();
     const gateway = await benchDeployment({ extraRoutes: [noopRoute, ungatedRoute], env: { POLICIES_DIR: policiesWithoutSweep() } });
+    addAdmittedRoutes(gateway);
     const authOnly = await benchDeployment({ extraRoutes: [noopRoute], env: { POLICIES_DIR: policiesWithoutSweep(), GATEWAY_CONFIG: authOnlyGatewayConfig() } });
     const { key } = await familyWithKey(gateway);
     const { key: authOnlyKey } = await familyWithKey(authOnly);
@@ -42,6 +45,8 @@ async function instructionServers(): Promise<void> {
     const targets: InstructionTargets = {
         bare: { scenario: 'bare hapi: GET /bare-noop', url: `${bare.info.uri}/bare-noop` },
         ungated: { scenario: 'deployment, no gateway: GET /bench-noop', url: `${gateway.info.uri}${ungatedRoute.path}` },
+        admitted: { scenario: 'deployment + auth scheme admitting all', url: `${gateway.info.uri}${admittedPaths.withoutHeaders}` },
+        admittedWithHeaders: { scenario: 'deployment + admitting all + RateLimit headers', url: `${gateway.info.uri}${admittedPaths.withHeaders}` },
         authOnly: { scenario: 'gateway, API-key auth only (no policy)', url: `${authOnly.info.uri}${noopRoute.path}`, headers: { authorization: `Bearer ${authOnlyKey}` } },
         gateway: { scenario: 'gateway: GET /api/v1/bench-noop', url: `${gateway.info.uri}${noopRoute.path}`, headers: { authorization: `Bearer ${key}` } }
     };
