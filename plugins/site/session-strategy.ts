@@ -50,10 +50,10 @@ function pageOfForm(request: Request): URL | undefined {
  *
  * A scheme of ours rather than @hapi/cookie's: that plugin adds a decoration made for every request
  * and an onPreAuth step to every route of the server, the API's included, which costs each API
- * request more than a microsecond (docs/architecture/rate-limiting.md, "Steps on every request"). Here everything
- * happens in the authentication of the routes that use the strategy. A database that does not
- * answer is thrown as it is, for `errorCodes()` (lib/deployment.ts) to answer as the 503 it is:
- * the visitor stays signed in, the cookie kept.
+ * request more than a microsecond (docs/architecture/rate-limiting.md, "Steps on every request").
+ * Here everything happens in the authentication of the routes that use the strategy. A database
+ * that does not answer is thrown as it is, for `errorCodes()` (lib/deployment.ts) to answer as the
+ * 503 it is: the visitor stays signed in, the cookie kept.
  */
 export function registerSessionStrategy(server: Server, context: SiteContext, cookie: { password: string; secure: boolean }): SessionCookies {
 
