@@ -63,6 +63,9 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
             afterConnect: async (connection) => {
 
                 await (connection as Client).query('SET plan_cache_mode = force_generic_plan');
+                // The text of a timestamp in the shape that pg's parsers and the list reader's (plugins/records/sql-dialects.ts)
+                // read, whatever a server's or a role's default is (`SQL, DMY` writes 21/11/2026 09:00:00 UTC).
+                await (connection as Client).query('SET datestyle = ISO');
             }
         }
     });

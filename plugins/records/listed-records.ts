@@ -1,4 +1,4 @@
-import { recordColumns, type ResourceDeclaration } from '../../models/resources';
+import { recordColumns, systemFields, type ResourceDeclaration } from '../../models/resources';
 import { timestampFields } from './cursor';
 import type { RecordExtensions } from './extensions';
 import type { ListReader } from './list-readers';
@@ -8,10 +8,10 @@ import { sqlDialects } from './sql-dialects';
 
 /**
  * Reads list statements (list-sql.ts) of one resource and turns their JSON rows into records as
- * the API shows them. JSON already gives every value but the timestamps its API form (numbers as
- * numbers), so a record is its shown columns, copied in order, with the timestamps made ISO
- * (sql-dialects.ts); the stored-file columns that follow are for other plugins' extensions only
- * (a gallery item's URL).
+ * the API shows them: a record is its shown columns, copied in order, with the timestamps made ISO
+ * and the integers made numbers (PostgreSQL's rows hold texts, sql-dialects.ts); every other
+ * value is already in its API form. The stored-file columns that follow are for other plugins'
+ * extensions only (a gallery item's URL).
  */
 export function listedRecords(reader: ListReader, dialectName: string, resource: ResourceDeclaration, extensions?: RecordExtensions): (statement: Statement) => Promise<SerializedRecord[]> {
 
@@ -19,15 +19,21 @@ export function listedRecords(reader: ListReader, dialectName: string, resource:
     const columns = listColumns(resource);
     const shown = recordColumns(resource).length;
     const timestamps = columns.flatMap((name, index) => (timestampFields.has(name) ? [index] : []));
+    const declared = { ...resource.fields, ...systemFields };
+    const integers = columns.flatMap((name, index) => (declared[name]?.type === 'integer' ? [index] : []));
     // One object literal of the shown columns, compiled once per resource: V8 builds it with a fixed shape, where
     // assigning computed keys one by one cost ten times as much. The names are the declaration's, written as JSON strings.
     const literal = new Function('values', `return { ${columns.slice(0, shown).map((name, index) => `${JSON.stringify(name)}: values[${index}]`).join(', ')} };`) as (values: unknown[]) => SerializedRecord;
 
-    /** The record of a row's values; it also makes the values' timestamps ISO, for rowOf() after it. */
+    /** The record of a row's values; it also converts the values themselves, for rowOf() after it. */
     const recordOf = (values: unknown[]): SerializedRecord => {
 
         for (const index of timestamps) {
             values[index] = dialect.isoTimestamp(values[index] as string);
+        }
+
+        for (const index of integers) {
+            values[index] = values[index] === null ? null : Number(values[index]);
         }
 
         return literal(values);

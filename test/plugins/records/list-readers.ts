@@ -1,3 +1,5 @@
+import Crypto from 'crypto';
+
 import type { Server } from '@hapi/hapi';
 import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
@@ -7,6 +9,7 @@ import { openDatabase } from '../../../lib/database';
 import { persons } from '../../../models/resources/persons';
 import { listReader, preparedLimit, preparedPerConnection } from '../../../plugins/records/list-readers';
 import { listStatement, type ListOptions } from '../../../plugins/records/list-sql';
+import { listedRecords } from '../../../plugins/records/listed-records';
 import { familyWithKey, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
 import { insertPersons } from '../formats/helpers';
 import { dataOf } from './fixtures';
@@ -88,6 +91,30 @@ describe(`listReader() on ${testVariant}`, () => {
         finally {
             await reader.close();
             await single.close();
+        }
+    });
+
+    it('reads timestamps whatever date style the server or the role defaults to', { skip: testVariant !== 'postgres' }, async () => {
+
+        // A role of its own whose default style writes `21/11/2026 09:00:00 UTC`; a member of the test's role, to read its tables.
+        const { sequelize, config } = server.app.services;
+        const role = `fr_test_dmy_${Crypto.randomBytes(6).toString('hex')}`;
+        await sequelize.query(`CREATE ROLE "${role}" LOGIN IN ROLE "${new URL(config.databaseUrl).username}"`);
+        await sequelize.query(`ALTER ROLE "${role}" SET datestyle = 'SQL, DMY'`);
+        const url = new URL(config.databaseUrl);
+        url.username = role;
+        const asRole = openDatabase(url.toString());
+        const reader = listReader(asRole);
+        try {
+            expect(await asRole.query('SHOW datestyle', { type: QueryTypes.SELECT })).to.equal([{ DateStyle: 'ISO, DMY' }]);
+            const read = await listedRecords(reader, 'postgres', persons)(listStatement(persons, options({}), 'postgres', 10));
+            const person = dataOf(await family.inject('GET', `/api/v1/persons/${personId}`));
+            expect(read.map((record) => [record.created_at, record.updated_at])).to.equal([[person.created_at, person.updated_at]]);
+        }
+        finally {
+            await reader.close();
+            await asRole.close();
+            await sequelize.query(`DROP ROLE "${role}"`);
         }
     });
 
