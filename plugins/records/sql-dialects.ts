@@ -57,9 +57,10 @@ const postgresUtcTimestamp = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d+))?\+0
 
 const postgres: SqlDialect = {
     containsText: (column, parameter) => `strpos(${column}, ${parameter}) > 0`,
-    // A timestamptz as text, in the ISO date style (lib/database.ts sets it on every connection) and the UTC zone (Sequelize
-    // sets it): `2026-11-21 09:00:00.12+00`, the fraction trimmed of zeros or absent. Padded or cut to milliseconds here (cut, as a
-    // JavaScript Date keeps them), which costs a fraction of to_char() in the query; another zone goes through Date.
+    // A timestamptz as text, in the ISO date style (lib/database.ts sets it on every connection) and the UTC zone
+    // (Sequelize sets it): `2026-11-21 09:00:00.12+00`, the fraction trimmed of zeros or absent. Padded or cut to
+    // milliseconds here (cut, as a JavaScript Date keeps them), which costs a fraction of to_char() in the query;
+    // another zone goes through Date.
     isoTimestamp: (value) => {
 
         if (value.length === 26 && value[19] === '.' && value.endsWith('+00')) {

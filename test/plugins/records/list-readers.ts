@@ -99,9 +99,9 @@ describe(`listReader() on ${testVariant}`, () => {
         // A role of its own whose default style writes `21/11/2026 09:00:00 UTC`; a member of the test's role, to read its tables.
         const { sequelize, config } = server.app.services;
         const role = `fr_test_dmy_${Crypto.randomBytes(6).toString('hex')}`;
-        await sequelize.query(`CREATE ROLE "${role}" LOGIN IN ROLE "${new URL(config.databaseUrl).username}"`);
-        await sequelize.query(`ALTER ROLE "${role}" SET datestyle = 'SQL, DMY'`);
         const url = new URL(config.databaseUrl);
+        await sequelize.query(`CREATE ROLE "${role}" LOGIN IN ROLE "${url.username}"`);
+        await sequelize.query(`ALTER ROLE "${role}" SET datestyle = 'SQL, DMY'`);
         url.username = role;
         const asRole = openDatabase(url.toString());
         const reader = listReader(asRole);
