@@ -1,4 +1,4 @@
-import { recordColumns, systemFields, type ResourceDeclaration } from '../../models/resources';
+import { fieldNamesWhere, recordColumns, type ResourceDeclaration } from '../../models/resources';
 import { timestampFields } from './cursor';
 import type { RecordExtensions } from './extensions';
 import type { ListReader } from './list-readers';
@@ -19,8 +19,8 @@ export function listedRecords(reader: ListReader, dialectName: string, resource:
     const columns = listColumns(resource);
     const shown = recordColumns(resource).length;
     const timestamps = columns.flatMap((name, index) => (timestampFields.has(name) ? [index] : []));
-    const declared = { ...resource.fields, ...systemFields };
-    const integers = columns.flatMap((name, index) => (declared[name]?.type === 'integer' ? [index] : []));
+    const integerFields = new Set(fieldNamesWhere(resource, (field) => field.type === 'integer'));
+    const integers = columns.flatMap((name, index) => (integerFields.has(name) ? [index] : []));
     // One object literal of the shown columns, compiled once per resource: V8 builds it with a fixed shape, where
     // assigning computed keys one by one cost ten times as much. The names are the declaration's, written as JSON strings.
     const literal = new Function('values', `return { ${columns.slice(0, shown).map((name, index) => `${JSON.stringify(name)}: values[${index}]`).join(', ')} };`) as (values: unknown[]) => SerializedRecord;
