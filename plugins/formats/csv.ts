@@ -20,6 +20,9 @@ const quoted = (text: string) => (needsQuotes.test(text) ? `"${text.replace(/"/g
 /** A text cell: neutralised with a leading `'` when a spreadsheet would evaluate it, then quoted as RFC 4180 asks. */
 export const csvTextCell = (text: string): string => quoted(formulaStart.test(text) ? `'${text}` : text);
 
+/** @json2csv's options for a table of `columns`; bench/csv-export.ts gives @json2csv's own in-memory conversion the same, for the same bytes. */
+export const csvOptions = (columns: string[]) => ({ fields: columns, withBOM: true, eol: '\r\n', formatters: { header: quoted, string: csvTextCell } });
+
 async function* tableRows(document: ExportDocument): AsyncGenerator<ExportRecord> {
 
     for (const section of document.sections) {
@@ -43,12 +46,7 @@ export const csvRenderer: Renderer = {
 
         const columns = document.aggregate ? unionColumnsOf(document.sections.map((section) => section.resource)) : columnsOf(document.sections[0].resource);
         // Object mode both ways: rows in, each row's CSV text out, which the export's chunk joiner turns into bytes.
-        const csv = new Json2CsvTransform({
-            fields: columns,
-            withBOM: true,
-            eol: '\r\n',
-            formatters: { header: quoted, string: csvTextCell }
-        }, {}, { objectMode: true });
+        const csv = new Json2CsvTransform(csvOptions(columns), {}, { objectMode: true });
 
         pipeline(Readable.from(tableRows(document)), csv, () => undefined);     // a failure destroys `csv` with it: the caller reports it
         return csv;
