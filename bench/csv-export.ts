@@ -91,22 +91,27 @@ async function exportOnce(url: string, key: string, acceptEncoding: AcceptEncodi
     return { seconds: result.seconds, bytes: result.bytes, rows: result.lines, peakRssGrowth: memory.stop() };
 }
 
-/** The export's own CSV renderer (@json2csv's streaming transform, same columns and cells) over records already in memory. */
-async function convertInMemory(records: Record<string, unknown>[]): Promise<Run> {
+/** Times one in-memory conversion of `records` to CSV, from building its stream to its last row's text, counted as the UTF-8 sent. */
+async function timedConversion(records: Record<string, unknown>[], convert: () => AsyncIterable<string>): Promise<Run> {
 
     let bytes = 0;
+    const started = performance.now();
+    for await (const chunk of convert()) {
+        bytes += Buffer.byteLength(chunk);
+    }
+
+    return { seconds: (performance.now() - started) / 1000, bytes, rows: records.length };
+}
+
+/** The export's own CSV renderer (@json2csv's streaming transform, same columns and cells) over records already in memory. */
+function convertInMemory(records: Record<string, unknown>[]): Promise<Run> {
+
     const rows = { async *[Symbol.asyncIterator]() {
 
         yield* records as ExportRecord[];
     } };
 
-    const started = performance.now();
-    const csv = csvRenderer.render({ title: 'Persons', familyName: 'Bench', generatedAt: new Date(), aggregate: false, sections: [{ resource: persons, rows }] }, { pdfFonts: new PdfFontSet([]) });
-    for await (const chunk of csv as AsyncIterable<string>) {
-        bytes += Buffer.byteLength(chunk);             // the renderer hands out each row's CSV text; counted as the UTF-8 sent
-    }
-
-    return { seconds: (performance.now() - started) / 1000, bytes, rows: records.length };
+    return timedConversion(records, () => csvRenderer.render({ title: 'Persons', familyName: 'Bench', generatedAt: new Date(), aggregate: false, sections: [{ resource: persons, rows }] }, { pdfFonts: new PdfFontSet([]) }));
 }
 
 /**
@@ -114,16 +119,9 @@ async function convertInMemory(records: Record<string, unknown>[]): Promise<Run>
  * documentation shows), with the renderer's options: the same bytes, without the renderer's per-row
  * async iteration, which the records' reader hands it.
  */
-async function convertWithAsyncParser(records: Record<string, unknown>[]): Promise<Run> {
+function convertWithAsyncParser(records: Record<string, unknown>[]): Promise<Run> {
 
-    let bytes = 0;
-    const started = performance.now();
-    const csv = new AsyncParser(csvOptions(columnsOf(persons)), {}, { objectMode: true }).parse(records);
-    for await (const chunk of csv as AsyncIterable<string>) {
-        bytes += Buffer.byteLength(chunk);
-    }
-
-    return { seconds: (performance.now() - started) / 1000, bytes, rows: records.length };
+    return timedConversion(records, () => new AsyncParser(csvOptions(columnsOf(persons)), {}, { objectMode: true }).parse(records));
 }
 
 /** The two in-memory conversions of every round. */
@@ -188,8 +186,9 @@ async function exportChecked(deployment: Deployment, acceptEncoding: AcceptEncod
 async function measureInRounds(deployments: Deployment[], records: string): Promise<InMemory> {
 
     const inMemory: InMemory = { renderer: [], asyncParser: [] };
-    await convertInMemory((JSON.parse(records) as Record<string, unknown>[]).slice(0, 10_000));        // warm-up
-    await convertWithAsyncParser((JSON.parse(records) as Record<string, unknown>[]).slice(0, 10_000));
+    const warmUp = (JSON.parse(records) as Record<string, unknown>[]).slice(0, 10_000);
+    await convertInMemory(warmUp);
+    await convertWithAsyncParser(warmUp);
     for (let round = 0; round < runs; round++) {
         process.stderr.write(`round ${round + 1} of ${runs}\n`);
         collectGarbage();
