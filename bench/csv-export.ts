@@ -26,7 +26,7 @@ import { serializeRecord } from '../plugins/records/serialize';
 import { familyWithKey } from '../test/helpers/server';
 import { collectGarbage, rssPeakSampler } from './lib/memory';
 import { scratchPostgres } from './lib/postgres';
-import { median, printMachine, printTable, printTargets, targetPercent } from './lib/report';
+import { median, printMachine, printTable, printTargets, tablePercent, targetPercent } from './lib/report';
 import { runScript } from './lib/run';
 import { seedPersons } from './lib/seed';
 import { benchDeployment } from './lib/servers';
@@ -236,7 +236,7 @@ async function csvExport(): Promise<void> {
         const row = (scenario: string, measured: Run[], peakRssGrowth?: number) => {
 
             const growth = peakRssGrowth === undefined ? '—' : megabytes(peakRssGrowth).toFixed(0);
-            return [scenario, median(measured.map((run) => run.seconds)).toFixed(2), median(measured.map(rowsPerSecond)).toFixed(0), ...ratios(measured).map((ratio) => `${(100 * ratio).toFixed(0)}%`), megabytes(measured[0].bytes).toFixed(1), growth];
+            return [scenario, median(measured.map((run) => run.seconds)).toFixed(2), median(measured.map(rowsPerSecond)).toFixed(0), ...ratios(measured).map(tablePercent), megabytes(measured[0].bytes).toFixed(1), growth];
         };
 
         process.stdout.write('\n');
@@ -250,7 +250,7 @@ async function csvExport(): Promise<void> {
             ])
         ]);
         for (const baseline of baselines) {
-            process.stdout.write(`per-round ratios of the target rows to ${baseline.name}: ${deployments.map((deployment) => `${deployment.database} ${roundRatios(deployment.exports, baseline.runs).map((ratio) => `${(100 * ratio).toFixed(0)}%`).join(' ')}`).join('; ')}\n`);
+            process.stdout.write(`per-round ratios of the target rows to ${baseline.name}: ${deployments.map((deployment) => `${deployment.database} ${roundRatios(deployment.exports, baseline.runs).map(tablePercent).join(' ')}`).join('; ')}\n`);
         }
 
         printTargets(deployments.flatMap((deployment) => {

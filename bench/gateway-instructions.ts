@@ -18,7 +18,7 @@ import { CountedLoader } from './lib/counted-load';
 import { type InstructionTargets, readyPrefix } from './lib/instruction-servers';
 import { ranNoPolicy, ranThePolicyChain, wroteFixedRateLimitHeaders } from './lib/noop-routes';
 import { preflight } from './lib/preflight';
-import { median, percentile, printMachine, printTable, printTargets, targetPercent } from './lib/report';
+import { median, percentile, printMachine, printTable, printTargets, tablePercent, targetPercent } from './lib/report';
 import { positiveNumber, runScript, type Target } from './lib/run';
 
 const targetRatio = 0.85;
@@ -81,7 +81,7 @@ function printRows(rows: Row[], rssBytes: number): void {
             row.target.scenario,
             thousands(median(row.counts)),
             `${thousands(Math.min(...row.counts))}–${thousands(Math.max(...row.counts))}`,
-            `${(100 * baseline / median(row.counts)).toFixed(0)}%`,
+            tablePercent(baseline / median(row.counts)),
             (row.latenciesMs.length / row.seconds).toFixed(0),
             percentile(row.latenciesMs, 0.5).toFixed(1),
             percentile(row.latenciesMs, 0.99).toFixed(1),

@@ -13,6 +13,9 @@ export interface TargetCheck {
 /** A ratio as a target line shows it: to a tenth, so that a figure just short of the target does not print as the target itself. */
 export const targetPercent = (ratio: number): string => `${(100 * ratio).toFixed(1)}%`;
 
+/** A ratio as a table cell shows it: a whole percent. */
+export const tablePercent = (ratio: number): string => `${(100 * ratio).toFixed(0)}%`;
+
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const memory = (before: MemorySample, after: MemorySample, key: keyof MemorySample) => `${megabytes(before[key])} → ${megabytes(after[key])}`;
@@ -53,7 +56,7 @@ export function printMeasurements(measurements: Measurement[], baseline: Measure
             m.meanMs.toFixed(2),
             String(m.p50Ms),
             String(m.p99Ms),
-            `${(100 * m.requestsPerSecond / baseline.requestsPerSecond).toFixed(0)}%`,
+            tablePercent(m.requestsPerSecond / baseline.requestsPerSecond),
             m.serverMicrosPerRequest.toFixed(1),
             String(m.errors),
             String(m.non2xx),
