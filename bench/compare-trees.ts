@@ -3,9 +3,8 @@
  * faster on a machine whose speed moves too much for two runs of gateway-noop to compare. Each
  * checkout's own deployment (built code, its own node_modules) runs in a process of its own with
  * gateway-noop's two routes, and one load generator measures both in turns of short slices, round
- * after round, so the machine's changing speed falls on both alike. A process can also run a
- * third slower than another of the same tree for its whole life (seen comparing a checkout with
- * itself), so this is done for `BENCH_PAIRS` pairs of fresh processes, every other pair loading
+ * after round, so the machine's changing speed falls on both alike. A process can also run
+ * slower than another of the same tree for its whole life, so this is done for `BENCH_PAIRS` pairs of fresh processes, every other pair loading
  * the second tree first. No target: it prints each pair's requests/s on the gateway's no-op route
  * and on the same route outside the gateway, the second tree's change, and the median change.
  *

@@ -2,11 +2,10 @@
  * What the gateway costs, counted in instructions instead of time: the rows of gateway-noop.ts run in
  * one node process under valgrind's callgrind (lib/instruction-servers.ts), loaded from this process,
  * and each row's figure is the instructions that process executed per request, median of the rounds.
- * Why a second gateway benchmark: on this project's 2-core machines the requests/s ratio of
- * gateway-noop moves by 10 to 20 points between runs minutes apart, more than any change to the
- * request path would. A count of instructions does not depend on what else the machine is doing:
- * a run with the other core kept busy gave every row's median within 2% of a quiet run's
- * (bench/README.md). Single rounds still jump when they hold a full garbage collection, hence medians.
+ * Why a second gateway benchmark: on a shared machine the requests/s ratio of gateway-noop moves
+ * between runs minutes apart by more than any change to the request path would, while a count of
+ * instructions does not depend on what else the machine is doing (bench/README.md, "Reading the output").
+ * Single rounds still jump when they hold a full garbage collection, hence medians.
  * The ratio bare ÷ gateway is what the requests/s ratio would be if every instruction took the same
  * time: it leaves out the kernel (callgrind counts user space) and the memory cache. Not a replacement
  * for gateway-noop's target, which is in requests/s; a reading of the same cost that holds still.

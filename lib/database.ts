@@ -58,7 +58,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
             // The list reader's prepared statements (plugins/records/list-readers.ts) are the only ones here with a plan
             // to keep: PostgreSQL would keep one plan for all families only when it costs about as much as a family's own,
             // and a family larger than the average one costs far less on its own (LIMIT 51 of its many rows), so each of
-            // its pages was planned anew. Every family's list goes through the same index whatever its size: one plan serves
+            // its pages would be planned anew. Every family's list goes through the same index whatever its size: one plan serves
             // all. Sequelize's own statements are written out or have no plan to choose (an INSERT's bound values).
             afterConnect: async (connection) => {
 

@@ -7,10 +7,10 @@ import { routeNames, routesWithoutStep, withRouteStep } from './route-steps';
 /*
  * Three things hapi lets through when it reads a body it parses:
  * - a Content-Encoding it has no decoder for (br, zstd, a typo): it reads the bytes as if not
- *   encoded, so a brotli body was "Invalid request payload JSON format" and a mislabelled one
- *   was taken;
- * - bytes that are not UTF-8: it decodes them to U+FFFD, so a name sent in Latin-1 was stored
- *   with a replacement character where its "é" was, and the answer was 201;
+ *   encoded, so a brotli body would be "Invalid request payload JSON format" and a mislabelled
+ *   one taken;
+ * - bytes that are not UTF-8: it decodes them to U+FFFD, so a name sent in Latin-1 would be
+ *   stored with a replacement character in place of its "é", and answered 201;
  * - a request with `Expect: 100-continue` whose Content-Length is over the route's limit: it
  *   writes 100 Continue as it starts reading, before it compares the length with the limit, so
  *   the client sent the whole body only to be refused.

@@ -2,7 +2,7 @@ import type { Lifecycle, RequestRoute, RouteOptions, RouteRequestExtType, Server
 
 /*
  * Steps of some routes only. hapi runs a server's extensions (server.ext) on every route, and each
- * costs about 0.8 µs a request even when it does nothing (bench/README.md), so a step that only
+ * costs time on every request even when it does nothing, so a step that only
  * some routes need (a body check, the site's CSRF check) is a route extension of those routes.
  * Start-up checks (routesWithoutStep) make sure no such route was registered without its step.
  */

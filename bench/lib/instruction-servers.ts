@@ -22,9 +22,9 @@ export const readyPrefix = 'TARGETS ';
 
 /**
  * The bench policies with the webhook worker's safety-net sweep once a year instead of every second.
- * Why: each sweep is two transactions (about 13 ms of CPU a second on SQLite, 1% of a core), which
- * callgrind's hundredfold slowdown turns into half the counted process's work, counted into whichever
- * row is loaded at the time, and more of it the slower the machine runs.
+ * Why: the sweep's work comes per second, not per request; callgrind's slowdown makes it a large part
+ * of the counted process's work, counted into whichever row is loaded at the time, and more of it the
+ * slower the machine runs.
  */
 function policiesWithoutSweep(): string {
 

@@ -11,7 +11,7 @@ type Chunk = Buffer | string;
  * write and an HTTP chunk of its own, costing more than the row. This joins them into writes of
  * about 64 KiB (and hands on whatever is left at the end). Text chunks (CSV rows, from an
  * object-mode transform) stay text until a write is due: one join and one UTF-8 encoding per
- * write, where a buffer per row was a twentieth of a CSV export's time.
+ * write, where a buffer per row would be a noticeable share of a CSV export's time.
  */
 export function inLargerChunks(source: Readable): Readable {
 

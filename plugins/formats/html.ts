@@ -34,8 +34,8 @@ async function* sectionHtml(section: ExportSection, headed: boolean): AsyncGener
 
     const columns = columnsOf(section.resource);
     yield `<section${pageClass(section)}>\n${headed ? `<h2>${escapeHtml(sectionTitle(section.resource))}</h2>\n` : ''}`;
-    // Fixed widths by what each column holds (as the PDF's): left to the browser, every column shrank to its header's width once the
-    // table was wider than the page, an id broke after each character and a long note filled pages 4 characters wide.
+    // Fixed widths by what each column holds (as the PDF's): left to the browser, every column shrinks to its header's width once the
+    // table is wider than the page, an id breaks after each character and a long note fills pages 4 characters wide.
     const widths = columnWidthsOf(section.resource).map((share) => `<col style="width: ${(share * 100).toFixed(2)}%">`).join('');
     yield `<table>\n<colgroup>${widths}</colgroup>\n<thead><tr>${columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join('')}</tr></thead>\n<tbody>\n`;
     let rows = 0;

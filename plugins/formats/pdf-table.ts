@@ -172,8 +172,8 @@ export class PdfTable {
 
     /**
      * What of a cell's text can show, with `…` when cut. pdfkit measures a word wider than its column
-     * again for each line it fills, keeping every remainder in a cache: one unbroken 16,000-character
-     * value took 40 s and 1 GB to measure, and a 100,000-character one ran the process out of memory.
+     * again for each line it fills, keeping every remainder in a cache: time and memory grow with the
+     * square of an unbroken value's length, and a long enough one runs the process out of memory.
      */
     private shownPart(text: string, index: number): string {
 

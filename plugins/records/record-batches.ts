@@ -56,7 +56,7 @@ export async function* recordBatches(source: RecordSource, options: ListOptions,
 /**
  * The records of a whole list one by one, for an export; every iteration reads them afresh. A row
  * at hand is handed out as an already settled promise: the per-row resumption of an async generator
- * (`yield* batch`) was a measurable share of an export's time.
+ * (`yield* batch`) is a measurable share of an export's time.
  */
 export function exportedRecords(source: RecordSource, options: ListOptions, limit?: number): AsyncIterable<SerializedRecord> {
 

@@ -15,7 +15,7 @@ export interface RecordLinesPage {
 /**
  * Reads JSON pages of a resource that no extension adds to, as the database wrote them
  * (list-sql.ts, recordLinesStatement()): the page goes out without being parsed into records
- * and written again, which was a fifth of a list request's main-thread time. Only the last
+ * and written again, a large share of a list request's main-thread time. Only the last
  * record is parsed, and only when a next page needs its cursor.
  */
 export function recordLinesReader(reader: ListReader, dialectName: string, resource: ResourceDeclaration): (options: ListOptions, limit: number) => Promise<RecordLinesPage> {
