@@ -29,7 +29,7 @@ export function renderResourceReference(): string {
 
     for (const name of resourceNames) {
         const resource = resources[name];
-        lines.push(`## ${name}`, '', resource.description, '', `Ids look like \`${resource.idPrefix}_…\`. ${resource.storesFile ? 'Created by uploading the file: the create body takes `file_base64`, `original_name` and optional `mime_type` with the writable fields below (README, Uploads).' : ''}`.trim(), '');
+        lines.push(`## ${name}`, '', resource.description, '', `Ids look like \`${resource.idPrefix}_…\`. ${resource.storesFile ? 'Created by uploading the file: the create body takes `file_base64`, `original_name` and optional `mime_type` with the writable fields below ([uploads.md](uploads.md)).' : ''}`.trim(), '');
         lines.push('| field | type | required on create | writable | search | sort | filter | meaning |', '|---|---|---|---|---|---|---|---|');
         for (const [fieldName, field] of Object.entries(resource.fields)) {
             const meaning = field.default !== undefined ? `${field.description} Default \`${field.default}\`.` : field.description;
