@@ -8,7 +8,7 @@ import { withBodyChecks } from '../../lib/request-bodies';
 import type { Models } from '../../models';
 import type { ResourceRecord } from '../../models/resource-record';
 import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
-import { RecordExtensions, type RecordExtension } from './extensions';
+import { RecordExtensions, type AddedField, type RecordExtension } from './extensions';
 import { aggregateHandler, resourceHandlers } from './handlers';
 import { createOnce, idempotencyKeysCleanup, idempotentCreateDocs, type Creation } from './idempotency';
 import { listReader, type ListReader } from './list-readers';
@@ -37,6 +37,8 @@ export type RecordsContext = RecordsOptions & { extensions: RecordExtensions; li
 export interface RecordsApi {
     /** Adds response-time values and after-delete work to a resource. */
     extend(resource: ResourceName, extension: RecordExtension): void;
+    /** The fields other plugins' extensions may add to the resource's records, for the API reference. */
+    addedFields(resource: ResourceName): Record<string, AddedField>;
     /** Validation of a route naming one record in its path (`{id}`): anything but an id of the resource's shape is a 404. */
     recordIdValidation: typeof recordIdValidation;
     /** The joi schema of a create body: the resource's writable fields. */
@@ -127,6 +129,7 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
 
         const api: RecordsApi = {
             extend: (resource, extension) => options.extensions.add(resource, extension),
+            addedFields: (resource) => options.extensions.addedFields(resource),
             recordIdValidation,
             createPayloadSchema,
             createRecord: (familyLongId, resource, values, createOptions) => createRecord({ models: options.models, transaction: options.transaction, changeBus: options.changeBus, familyLongId }, resource, values, createOptions),
