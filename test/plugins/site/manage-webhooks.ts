@@ -96,6 +96,29 @@ describe('Manage > APIs & Connectors: webhooks', () => {
         expect(endpoint.description).to.equal('🌳'.repeat(500));
     });
 
+    it('refuses a URL other parsers read differently, saying why, and keeps a URL in its normalised form', async () => {
+
+        const family = await familyWithKey(server, { resources: ['persons'] });
+        const client = await signedIn(server, { role: 'manager', familyLongId: family.familyLongId });
+        const at = new URL(receiver.url());
+        const hostile: [string, string][] = [
+            [`https://93.184.216.34\\@${at.host}/`, 'url: The URL must not contain a backslash: parsers disagree on whether it ends the host.'],
+            [`https://@${at.host}/`, 'url: The URL must not contain a user name or password.'],
+            [`https:${at.host}/`, 'url: The URL must be written https://host/path: the scheme, two slashes, then the host.'],
+            [`https://${at.host}/a\tb`, 'url: The URL must not contain spaces, tabs, line breaks or other control characters: write a space as %20.']
+        ];
+        for (const [url, message] of hostile) {
+            const refused = await client.postFrom('/manage/apis/webhooks/new', '/manage/apis/webhooks', { url, resources: ['persons'] });
+            expect(refused.statusCode, url).to.equal(422);
+            expect(refused.payload, url).to.contain(`role="alert">${message}`);
+        }
+
+        expect(await server.plugins.webhooks.listEndpoints(family.familyLongId)).to.have.length(0);
+        expect((await client.postFrom('/manage/apis/webhooks/new', '/manage/apis/webhooks', { url: `HTTPS://${at.host.toUpperCase()}/./x/..${at.pathname}`, resources: ['persons'] })).statusCode).to.equal(201);
+        const [endpoint] = await server.plugins.webhooks.listEndpoints(family.familyLongId);
+        expect(endpoint.url).to.equal(receiver.url());
+    });
+
     it('sends a test event and shows how it went, then redelivers it; reloading either result sends nothing again', async () => {
 
         const { client, endpoint } = await managerWithEndpoint();
