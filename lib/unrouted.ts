@@ -48,11 +48,17 @@ export function unroutedAnswer(request: Request, response: Boom.Boom): Boom.Boom
         return undefined;
     }
 
-    if (response.output.statusCode === 400) {
-        return isPercentEncodedUtf8(request.path) ? undefined : apiError(400, 'invalid_request', 'The path is not percent-encoded UTF-8: write "%" as %25, and other characters as the %XX escapes of their UTF-8 bytes.');
+    const status = response.output.statusCode;
+    if (status !== 400 && status !== 404) {
+        return undefined;
     }
 
-    if (response.output.statusCode !== 404) {
+    // hapi finds no route for such a path unless one of its parameters takes the bad escape, and server.match throws on it.
+    if (!isPercentEncodedUtf8(request.path)) {
+        return apiError(400, 'invalid_request', 'The path is not percent-encoded UTF-8: write "%" as %25, and other characters as the %XX escapes of their UTF-8 bytes.');
+    }
+
+    if (status === 400) {
         return undefined;
     }
 

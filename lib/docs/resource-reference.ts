@@ -1,4 +1,4 @@
-import { isWritable, maxCharactersOf, resourceNames, resources, systemFields, type FieldDeclaration } from '../../models/resources';
+import { fileTitleField, isWritable, maxCharactersOf, resourceNames, resources, systemFields, type FieldDeclaration } from '../../models/resources';
 
 const typeTexts: Record<FieldDeclaration['type'], (field: FieldDeclaration) => string> = {
     string: (field) => `string (≤ ${maxCharactersOf(field)} characters)`,
@@ -29,11 +29,12 @@ export function renderResourceReference(): string {
 
     for (const name of resourceNames) {
         const resource = resources[name];
-        lines.push(`## ${name}`, '', resource.description, '', `Ids look like \`${resource.idPrefix}_…\`. ${resource.storesFile ? 'Created by uploading the file: the create body takes `file_base64`, `original_name` and optional `mime_type` with the writable fields below ([uploads.md](uploads.md)).' : ''}`.trim(), '');
+        lines.push(`## ${name}`, '', resource.description, '', `Ids look like \`${resource.idPrefix}_…\`. ${resource.storesFile ? `Created by uploading the file: the create body takes \`file_base64\`, \`original_name\` and optional \`mime_type\` with the writable fields below; \`${fileTitleField}\` defaults to the file's name as kept (\`original_name\`) without its extension ([uploads.md](uploads.md)).` : ''}`.trim(), '');
         lines.push('| field | type | required on create | writable | search | sort | filter | meaning |', '|---|---|---|---|---|---|---|---|');
         for (const [fieldName, field] of Object.entries(resource.fields)) {
             const meaning = field.default !== undefined ? `${field.description} Default \`${field.default}\`.` : field.description;
-            lines.push(`| \`${fieldName}\` | ${typeTexts[field.type](field)} | ${tick(field.required)} | ${tick(isWritable(field))} | ${tick(field.searchable)} | ${tick(field.sortable)} | ${tick(field.filterable)} | ${meaning} |`);
+            const requiredOnCreate = field.required && !(resource.storesFile && fieldName === fileTitleField);
+            lines.push(`| \`${fieldName}\` | ${typeTexts[field.type](field)} | ${tick(requiredOnCreate)} | ${tick(isWritable(field))} | ${tick(field.searchable)} | ${tick(field.sortable)} | ${tick(field.filterable)} | ${meaning} |`);
         }
 
         lines.push('');

@@ -71,6 +71,9 @@ export const storedFileColumns: Readonly<Record<string, FieldDeclaration>> = {
     sha256: { type: 'string', max: 64, writable: false, description: 'SHA-256 of the file, lower-case hex.' }
 };
 
+/** The field of a record that carries a file which its upload may leave out: it defaults to the file's name without its extension. */
+export const fileTitleField = 'title';
+
 /** A record's columns as the API shows them, in its order: `id`, the declared fields, then the system fields. */
 export const recordColumns = (resource: ResourceDeclaration): string[] => ['id', ...Object.keys(resource.fields), 'revision', 'created_at', 'updated_at'];
 

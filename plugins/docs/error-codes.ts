@@ -27,6 +27,7 @@ export const errorCodes: Readonly<Record<ErrorCode, { status: number; when: stri
     forbidden: { status: 403, when: 'Hosted site: signed in without the role.' },
     conflict: { status: 409, when: 'The change conflicts with the current state.' },
     method_not_allowed: { status: 405, when: 'The path does not take this method (with an Allow header naming those it takes).' },
+    not_acceptable: { status: 406, when: 'The Accept header names no format the list answers in (the message lists those it does, each with its `format=`); `format=` wins over Accept.' },
     service_unavailable: { status: 503, when: 'The service\'s database is not answering just now (or, for a new change stream, Redis): retry after the seconds of Retry-After, backing off if it happens again (a create with the same Idempotency-Key, so that it is made once).' },
     internal_error: { status: 500, when: 'An unexpected failure; the details are logged, never shown: the message names the request id (`X-Request-Id`) to quote.' }
 };

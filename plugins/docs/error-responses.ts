@@ -60,6 +60,11 @@ function routeErrors(facts: RouteFacts): RouteError[] {
         answer(['invalid_request']);
     }
 
+    // A list of several formats picks one by the Accept header when the query names none.
+    if (facts.formats.length > 1) {
+        answer(['not_acceptable']);
+    }
+
     if (facts.params.length > 0) {
         answer(['not_found']);
     }

@@ -50,6 +50,8 @@ const served = (body: string, type: string): Served => ({ body, type, etag: Cryp
  */
 export const docsPlugin: Plugin<DocsOptions> = {
     name: 'docs',
+    // The fields the records plugin's extensions add to records belong in their schemas.
+    dependencies: ['records'],
     register(server, options) {
 
         Joi.assert(options, optionsSchema, 'docs plugin options');
@@ -64,7 +66,8 @@ export const docsPlugin: Plugin<DocsOptions> = {
                 publicBaseUrl: options.publicBaseUrl,
                 title: 'Family Records API',
                 version: pkg.version,
-                description: pkg.description
+                description: pkg.description,
+                addedFields: (resource) => server.plugins.records.addedFields(resource)
             });
 
             reference = {

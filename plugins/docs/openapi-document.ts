@@ -6,7 +6,7 @@ import type { ErrorCode } from '../../lib/errors';
 import { resourceNames, resources, type ResourceName } from '../../models/resources';
 import { errorSchema, routeErrorCodes } from './error-responses';
 import { responseHeaders } from './headers';
-import type { OpenApiDocument } from './openapi-types';
+import type { JsonSchema, OpenApiDocument } from './openapi-types';
 import { operationOf } from './operation';
 import { recordSchemas } from './record-schemas';
 import { routeFacts } from './route-facts';
@@ -19,6 +19,8 @@ export interface ReferenceContext {
     title: string;
     version: string;
     description: string;
+    /** The fields other plugins add to a resource's records (the records plugin's extensions). */
+    addedFields: (resource: ResourceName) => Readonly<Record<string, JsonSchema>>;
 }
 
 const introduction = [
@@ -89,7 +91,7 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
         tags: [...tags].filter((name) => used.has(name)).map((name) => ({ name, ...(name in resources ? { description: resources[name as ResourceName].description } : {}) })),
         paths,
         components: {
-            schemas: { Error: errorSchema(answered), ...recordSchemas() },
+            schemas: { Error: errorSchema(answered), ...recordSchemas(context.addedFields) },
             headers: responseHeaders,
             securitySchemes: Object.fromEntries(context.gateway.routeGroups.map((group) => [group.name, authSchemeOf(group).securityScheme]))
         }

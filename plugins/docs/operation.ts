@@ -10,7 +10,7 @@ import { successResponses } from './success-responses';
 
 /** Descriptions of the list query parameters; the joi schema's own description (and its rules by `format`) follows. */
 const queryParameterTexts: Readonly<Record<string, string>> = {
-    format: 'The response format. Errors are JSON whatever format is asked for.',
+    format: 'The response format. Without it, the Accept header picks one by its media type (with q-values; none, or `*/*`, is JSON; 406 `not_acceptable` when it names none of them); with it, Accept is not read. Errors are JSON whatever format is asked for.',
     search: 'Free text: every word must appear in some searchable field, ignoring case and accents (`emile` finds `Émile`, `muller` finds `Müller`). `%` and `_` are plain characters.',
     sort: 'The field to order by (default `created_at`).',
     direction: '`asc` (default) or `desc`; empty values sort last either way.',

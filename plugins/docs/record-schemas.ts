@@ -31,8 +31,11 @@ function fieldProperty(field: FieldDeclaration, system: boolean): JsonSchema {
     };
 }
 
-/** A record as every response shows it (plugins/records/serialize.ts): its id, its declared fields, then revision and timestamps. */
-function recordSchema(resource: ResourceDeclaration): JsonSchema {
+/**
+ * A record as every response shows it (plugins/records/serialize.ts): its id, its declared fields, then revision and
+ * timestamps, and what other plugins add to it (`added`, read-only, not on every record).
+ */
+function recordSchema(resource: ResourceDeclaration, added: Readonly<Record<string, JsonSchema>>): JsonSchema {
 
     const { id, ...otherSystemFields } = systemFields;
     // A record's id has the shape of a reference to its own resource.
@@ -45,16 +48,21 @@ function recordSchema(resource: ResourceDeclaration): JsonSchema {
         properties[name] = fieldProperty(field, true);
     }
 
+    const required = Object.keys(properties);
+    for (const [name, schema] of Object.entries(added)) {
+        properties[name] = { ...schema, readOnly: true };
+    }
+
     return {
         type: 'object',
         description: resource.description,
         properties,
-        required: Object.keys(properties)
+        required
     };
 }
 
-/** The component schema of every resource's records, by component name. */
-export function recordSchemas(): Record<string, JsonSchema> {
+/** The component schema of every resource's records, by component name, with the fields other plugins add to them. */
+export function recordSchemas(addedFields: (resource: ResourceName) => Readonly<Record<string, JsonSchema>>): Record<string, JsonSchema> {
 
-    return Object.fromEntries(resourceNames.map((name) => [recordSchemaName(resources[name]), recordSchema(resources[name])]));
+    return Object.fromEntries(resourceNames.map((name) => [recordSchemaName(resources[name]), recordSchema(resources[name], addedFields(name))]));
 }

@@ -61,6 +61,13 @@ export function sanitizeFileName(name: string, maxLength: number, extensions: re
 export const fileNameOf = (name: string, resource: ResourceDeclaration, files: FilesPolicy, mediaType: string): string =>
     sanitizeFileName(name, maxCharactersOf(resource.fields.original_name), extensionsOf(files, mediaType));
 
+/** The title of a file whose upload names none: the name it is kept under without its extension, cut to `maxLength` characters. */
+export function titleOfFile(keptName: string, maxLength: number): string {
+
+    const stem = keptName.slice(0, keptName.length - extensionOf(keptName).length);
+    return cutToFit(stem, maxLength, Infinity);
+}
+
 /**
  * `attachment; filename="Zoe.pdf"; filename*=UTF-8''Zo%C3%AB.pdf` (RFC 6266): the UTF-8 name
  * for browsers, and an ASCII fallback (accents dropped, anything unusual replaced) for the rest.

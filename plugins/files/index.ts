@@ -161,6 +161,10 @@ export const filesPlugin: Plugin<FilesOptions> = {
         }
 
         server.plugins.records.extend('gallery', {
+            fields: {
+                url: { type: 'string', format: 'uri', description: 'A signed link to the image, which needs no API key: it works until `url_expires_at`. Absent on an item without a file.' },
+                url_expires_at: { type: 'string', format: 'date-time', description: 'When `url` stops working (UTC, ISO 8601).' }
+            },
             serialize(row, serialized) {
 
                 // Gallery items made before uploads existed have no file, hence no URL.

@@ -1,9 +1,9 @@
-import type { ResourceDeclaration } from '../../models/resources';
+import { fileTitleField, maxCharactersOf, type ResourceDeclaration } from '../../models/resources';
 import type { ResourceRecord } from '../../models/resource-record';
 import type { CreateOptions } from '../records/writes';
 import { holdBlob, releaseBlob } from './blobs';
 import type { FilesContext } from './context';
-import { fileNameOf } from './file-name';
+import { fileNameOf, titleOfFile } from './file-name';
 import { acceptedMediaType } from './media-types';
 import { assertUploadSize, assertWithinQuota, lockFamilyStorage, storageUsed } from './quota';
 
@@ -43,10 +43,12 @@ export async function storeFile(context: FilesContext, owner: FileOwner, resourc
 
     // Written before the transaction: a slow disk write never holds the database's write lock.
     const blob = await context.storage.put(data);
+    const originalName = fileNameOf(file.originalName, resource, policies.files, mediaType);
+    const metadata = { [fileTitleField]: titleOfFile(originalName, maxCharactersOf(resource.fields[fileTitleField])), ...file.metadata };
     try {
-        return await context.records.createRecord(familyLongId, resource, file.metadata, {
+        return await context.records.createRecord(familyLongId, resource, metadata, {
             serverValues: {
-                original_name: fileNameOf(file.originalName, resource, policies.files, mediaType),
+                original_name: originalName,
                 media_type: mediaType,
                 size_bytes: blob.size,
                 storage_key: blob.key,

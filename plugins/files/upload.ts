@@ -4,7 +4,7 @@ import Joi from 'joi';
 import { apiCredentials } from '../../gateway/scopes';
 import { storableText } from '../../lib/storable-text';
 import { stringOfAtMost } from '../../lib/text-length';
-import type { ResourceDeclaration } from '../../models/resources';
+import { fileTitleField, type ResourceDeclaration } from '../../models/resources';
 import { decodeCanonicalBase64, decodedLength, isPaddedBase64 } from './base64';
 import type { FilesContext } from './context';
 import { assertUploadSize } from './quota';
@@ -23,7 +23,8 @@ const mediaType = /^\s*[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+\s*(?:;.*)?$/;
 /** An upload body: the resource's writable fields (as its create body has them) and the file. */
 export function uploadPayloadSchema(metadata: Joi.ObjectSchema): Joi.ObjectSchema {
 
-    return metadata.keys({
+    // A client written from the file alone names no title: the record takes its file's name (store-file.ts).
+    return metadata.fork(fileTitleField, (title) => title.optional().description(`${title.$_getFlag('description')} Default: the file's name as kept (\`original_name\`) without its extension.`)).keys({
         file_base64: Joi.string().custom((value: string, helpers) => (isPaddedBase64(value) ? value : helpers.error('string.base64'))).required()
             .description('The file, base64-encoded (RFC 4648: standard alphabet, padded, no line breaks).')
             .messages({

@@ -5,7 +5,7 @@ import type { Log } from '../../lib/logger';
 import type { ResourceDeclaration } from '../../models/resources';
 import { exportResponse } from './export-response';
 import { PdfFontSet } from './pdf-fonts';
-import { exportFormatsOf } from './renderers';
+import { exportFormatsOf, mediaTypeOf } from './renderers';
 import type { ExportRequest, RenderResources } from './types';
 
 export type { ExportRecord, ExportRequest, ExportSection } from './types';
@@ -29,6 +29,8 @@ declare module '@hapi/hapi' {
         formats: {
             /** The export formats (beyond JSON) that can represent the resource. */
             exportFormatsOf(resource: ResourceDeclaration): string[];
+            /** The media type an export format is sent as, without its parameters (`text/csv`). */
+            mediaTypeOf(format: string): string;
         };
     }
 }
@@ -41,6 +43,7 @@ export const formatsPlugin: Plugin<FormatsOptions> = {
         const { log, pdfFallbackFonts } = Joi.attempt(options, optionsSchema, 'formats plugin options:') as FormatsOptions;
         const resources: RenderResources = { pdfFonts: new PdfFontSet(pdfFallbackFonts) };
         server.expose('exportFormatsOf', exportFormatsOf);
+        server.expose('mediaTypeOf', mediaTypeOf);
         server.decorate('toolkit', 'exportRecords', function (this: ResponseToolkit, request: ExportRequest) {
 
             return exportResponse(this, request, resources, log);

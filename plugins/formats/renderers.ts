@@ -19,6 +19,9 @@ export function exportFormatsOf(resource: ResourceDeclaration): string[] {
     return Object.keys(renderers).filter((format) => renderers[format].accepts(resource));
 }
 
+/** The media type an export format is sent as, without its parameters. */
+export const mediaTypeOf = (format: string): string => renderers[format].contentType.split(';')[0];
+
 /** The names of the resources a format can represent, in declaration order (`trees, persons, events` for GEDCOM). */
 export function resourcesOf(format: string): string[] {
 

@@ -7,9 +7,14 @@ import type { RecordRow, SerializedRecord } from './serialize';
  * `server.plugins.records.extend()` (the files plugin: signed URLs, freeing files),
  * so that this plugin never needs to know the other one.
  */
+/** A field `serialize()` adds, as the API reference describes it (JSON Schema). */
+export type AddedField = Readonly<{ type: string; format?: string; description: string }>;
+
 export interface RecordExtension {
     /** Adds values computed at response time to a record as the JSON API shows it. */
     serialize?(row: RecordRow, serialized: SerializedRecord): void;
+    /** The fields `serialize()` may add, for the API reference; a record may lack them. */
+    fields?: Readonly<Record<string, AddedField>>;
     /** Runs once a deletion has committed; it must not throw (the record is gone either way). */
     afterDelete?(record: ResourceRecord): Promise<void>;
 }
@@ -28,6 +33,12 @@ export class RecordExtensions {
     serializes(resource: ResourceName): boolean {
 
         return this.of(resource).some((extension) => extension.serialize);
+    }
+
+    /** The fields the extensions may add to the resource's records, by name. */
+    addedFields(resource: ResourceName): Record<string, AddedField> {
+
+        return Object.assign({}, ...this.of(resource).map((extension) => extension.fields ?? {}));
     }
 
     serialize(resource: ResourceName, row: RecordRow, serialized: SerializedRecord): SerializedRecord {

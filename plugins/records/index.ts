@@ -8,7 +8,8 @@ import { withBodyChecks } from '../../lib/request-bodies';
 import type { Models } from '../../models';
 import type { ResourceRecord } from '../../models/resource-record';
 import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
-import { RecordExtensions, type RecordExtension } from './extensions';
+import { RecordExtensions, type AddedField, type RecordExtension } from './extensions';
+import { formatNegotiation } from './format-negotiation';
 import { aggregateHandler, resourceHandlers } from './handlers';
 import { createOnce, idempotencyKeysCleanup, idempotentCreateDocs, type Creation } from './idempotency';
 import { listReader, type ListReader } from './list-readers';
@@ -37,6 +38,8 @@ export type RecordsContext = RecordsOptions & { extensions: RecordExtensions; li
 export interface RecordsApi {
     /** Adds response-time values and after-delete work to a resource. */
     extend(resource: ResourceName, extension: RecordExtension): void;
+    /** The fields other plugins' extensions may add to the resource's records, for the API reference. */
+    addedFields(resource: ResourceName): Record<string, AddedField>;
     /** Validation of a route naming one record in its path (`{id}`): anything but an id of the resource's shape is a 404. */
     recordIdValidation: typeof recordIdValidation;
     /** The joi schema of a create body: the resource's writable fields. */
@@ -60,6 +63,9 @@ declare module '@hapi/hapi' {
 /** The formats a list of `resource` answers in: JSON (this plugin's own) and every export format that can show it. */
 type ListFormats = (resource: ResourceDeclaration) => string[];
 
+/** The route extensions that pick one of these formats by the Accept header (format-negotiation.ts). */
+type Negotiation = (formats: readonly string[]) => ReturnType<typeof formatNegotiation>;
+
 const group = 'family-api';
 const jsonBody = { parse: true, allow: 'application/json', maxBytes: 1024 * 1024 } as const;
 /*
@@ -70,7 +76,7 @@ const jsonBody = { parse: true, allow: 'application/json', maxBytes: 1024 * 1024
 const listCompression = { gzip: { level: 1 }, deflate: { level: 1 } };
 
 /** Routes of one resource, each declaring the resource and operation the gateway enforces. */
-function resourceRoutes(name: typeof resourceNames[number], options: RecordsContext, listFormats: ListFormats): ServerRoute[] {
+function resourceRoutes(name: typeof resourceNames[number], options: RecordsContext, listFormats: ListFormats, negotiation: Negotiation): ServerRoute[] {
 
     const resource = resources[name];
     const handlers = resourceHandlers(resource, options);
@@ -81,7 +87,7 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsCont
     const oneRecord = recordIdValidation(resource);
 
     const routes: ServerRoute[] = [
-        { method: 'GET', path: base, handler: handlers.list, options: { ...declare('read'), description: `List ${name}`, compression: listCompression, validate: { query: listQuerySchema(resource, listFormats(resource)) } } },
+        { method: 'GET', path: base, handler: handlers.list, options: { ...declare('read'), description: `List ${name}`, compression: listCompression, ext: negotiation(listFormats(resource)), validate: { query: listQuerySchema(resource, listFormats(resource)) } } },
         { method: 'GET', path: `${base}/{id}`, handler: handlers.read, options: { ...declare('read', { headers: ['If-None-Match'] }), description: `Read one ${resource.singular}`, validate: { ...oneRecord, query: Joi.object({}) } } },
         { method: 'PATCH', path: `${base}/{id}`, handler: handlers.update, options: { ...declare('update', writePreconditions), description: `Update a ${resource.singular}`, payload: jsonBody, validate: { ...oneRecord, query: Joi.object({}), payload: updatePayloadSchema(resource).prefs({ convert: false }) } } },
         { method: 'DELETE', path: `${base}/{id}`, handler: handlers.remove, options: { ...declare('delete', writePreconditions), description: `Delete a ${resource.singular}`, validate: { ...oneRecord, query: Joi.object({}) } } }
@@ -107,6 +113,7 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
 
         const listFormats: ListFormats = (resource) => ['json', ...formats.exportFormatsOf(resource)];
         const aggregateFormats = [...new Set(resourceNames.flatMap((name) => listFormats(resources[name])))];
+        const negotiation: Negotiation = (names) => formatNegotiation(Object.fromEntries(names.map((format) => [format, format === 'json' ? 'application/json' : formats.mediaTypeOf(format)])));
         const options: RecordsContext = { ...registered, extensions: new RecordExtensions(), lists: listReader(registered.models.Family.sequelize!) };
         // Added before the deployment's own onPostStop, which closes the database: hapi runs them in that order.
         server.ext('onPostStop', () => options.lists.close());
@@ -115,18 +122,19 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
         server.ext('onPostStart', () => cleanup.start());
         server.ext('onPreStop', () => cleanup.stop());
         for (const name of resourceNames) {
-            server.route(withBodyChecks(resourceRoutes(name, options, listFormats)));
+            server.route(withBodyChecks(resourceRoutes(name, options, listFormats, negotiation)));
         }
 
         server.route({
             method: 'GET',
             path: '/api/v1/all',
             handler: aggregateHandler(options),
-            options: { auth: group, plugins: { gateway: { resource: 'all', operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', compression: listCompression, validate: { query: aggregateQuerySchema(aggregateFormats) } }
+            options: { auth: group, plugins: { gateway: { resource: 'all', operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', compression: listCompression, ext: negotiation(aggregateFormats), validate: { query: aggregateQuerySchema(aggregateFormats) } }
         });
 
         const api: RecordsApi = {
             extend: (resource, extension) => options.extensions.add(resource, extension),
+            addedFields: (resource) => options.extensions.addedFields(resource),
             recordIdValidation,
             createPayloadSchema,
             createRecord: (familyLongId, resource, values, createOptions) => createRecord({ models: options.models, transaction: options.transaction, changeBus: options.changeBus, familyLongId }, resource, values, createOptions),

@@ -5,6 +5,7 @@ import { hasMoreCharactersThan } from '../../lib/text-length';
 import { textLimits } from '../../lib/text-limits';
 import { addressRefusal } from './address-rules';
 import type { Resolver } from './resolver';
+import { ambiguousUrlForm } from './url-forms';
 
 type DestinationRules = WebhooksPolicy['destinations'];
 
@@ -30,7 +31,9 @@ export interface CheckedDestination {
 /**
  * The rules that need no resolving, on the URL as the WHATWG parser normalises it
  * (so `https://2130706433/`, `https://0x7f.1/` and `https://017700000001/` all become
- * 127.0.0.1, and `[::ffff:127.0.0.1]` becomes `[::ffff:7f00:1]`, before any check).
+ * 127.0.0.1, and `[::ffff:127.0.0.1]` becomes `[::ffff:7f00:1]`, before any check),
+ * after refusing the forms other parsers read differently (url-forms.ts). An endpoint
+ * stores the URL's normalised form (`href`), the one that was checked.
  */
 export function parseWebhookUrl(text: string, rules: DestinationRules): URL {
 
@@ -44,6 +47,16 @@ export function parseWebhookUrl(text: string, rules: DestinationRules): URL {
 
     if (hasMoreCharactersThan(text, textLimits.webhookUrl)) {
         throw new DestinationRefused(`The URL is longer than ${textLimits.webhookUrl} characters.`);
+    }
+
+    // What is kept is the serialisation, where every character beyond ASCII is three to twelve.
+    if (hasMoreCharactersThan(url.href, textLimits.webhookUrl)) {
+        throw new DestinationRefused(`The URL is longer than ${textLimits.webhookUrl} characters once its characters beyond ASCII are percent-encoded, as it is kept.`);
+    }
+
+    const ambiguity = ambiguousUrlForm(text);
+    if (ambiguity) {
+        throw new DestinationRefused(ambiguity);
     }
 
     const scheme = url.protocol.slice(0, -1);

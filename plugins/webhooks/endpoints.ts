@@ -77,11 +77,14 @@ function cleanDescription(description: string | null | undefined): string | null
     return trimmed || null;
 }
 
-/** The destination check of a URL being saved, as a ServiceError naming the problem. */
-async function assertDestination(context: WebhooksContext, url: string): Promise<void> {
+/**
+ * The destination check of a URL being saved, as a ServiceError naming the problem; the URL in its WHATWG
+ * serialisation (`HTTPS://Example.COM:443/a/../b` is `https://example.com/b`), which is what is checked and kept.
+ */
+async function assertDestination(context: WebhooksContext, url: string): Promise<string> {
 
     try {
-        await checkDestination(url, context.policyStore.current().webhooks.destinations, context.transport.resolve);
+        return (await checkDestination(url, context.policyStore.current().webhooks.destinations, context.transport.resolve)).url.href;
     }
     catch (error) {
         if (error instanceof DestinationRefused) {
@@ -103,7 +106,7 @@ export async function createEndpoint(context: WebhooksContext, familyLongId: str
     const description = cleanDescription(input.description);
     assertResources(await findFamily(context, familyLongId), input.resources);
     // Resolving takes network time: before the transaction, not while holding the family's row.
-    await assertDestination(context, input.url);
+    const url = await assertDestination(context, input.url);
 
     return context.transaction(async (transaction) => {
 
@@ -119,7 +122,7 @@ export async function createEndpoint(context: WebhooksContext, familyLongId: str
         const endpoint = await context.models.WebhookEndpoint.create({
             id,
             family_long_id: familyLongId,
-            url: input.url,
+            url,
             description,
             resources: [...input.resources],
             ...columns,
@@ -144,12 +147,9 @@ export async function updateEndpoint(context: WebhooksContext, familyLongId: str
         assertResources(await findFamily(context, familyLongId), changes.resources);
     }
 
-    if (changes.url !== undefined && changes.url !== endpoint.url) {
-        await assertDestination(context, changes.url);
-    }
-
+    const url = changes.url !== undefined && changes.url !== endpoint.url ? await assertDestination(context, changes.url) : undefined;
     return endpoint.update({
-        ...(changes.url !== undefined ? { url: changes.url } : {}),
+        ...(url !== undefined ? { url } : {}),
         ...(changes.description !== undefined ? { description: cleanDescription(changes.description) } : {}),
         ...(changes.resources !== undefined ? { resources: [...changes.resources] } : {})
     });

@@ -41,6 +41,15 @@ describe('family-records webhook create', () => {
         expect(audited.toJSON()).to.include({ action: 'webhook.create', actor_id: 'cli', target: printed.id, detail: `${publicUrl} (persons, trees)` });
     });
 
+    it('stores the URL in its normalised form, the one that was checked', async () => {
+
+        const family = await familyWithKey(server);
+        const printed = await runCliJson(['webhook', 'create', '--family', family.familyLongId, '--url', 'HTTPS://93.184.216.34:443/a/../hook', '--resources', 'persons'], env);
+
+        expect(printed.url).to.equal(publicUrl);
+        expect((await server.plugins.webhooks.findEndpoint(family.familyLongId, printed.id)).url).to.equal(publicUrl);
+    });
+
     it('reads a resource named twice as once, as api enable and key create do', async () => {
 
         const family = await familyWithKey(server);
@@ -69,6 +78,10 @@ describe('family-records webhook create', () => {
 
         const port = await runCli(['webhook', 'create', '--family', family.familyLongId, '--url', 'https://93.184.216.34:8443/hook', '--resources', 'persons'], env);
         expect(port.stderr).to.equal('error: url: The URL must use port 443, not 8443.\n');
+
+        const ambiguous = await runCli(['webhook', 'create', '--family', family.familyLongId, '--url', 'https://93.184.216.34\\@127.0.0.1/', '--resources', 'persons'], env);
+        expect(ambiguous.exitCode).to.equal(1);
+        expect(ambiguous.stderr).to.equal('error: url: The URL must not contain a backslash: parsers disagree on whether it ends the host.\n');
 
         const missing = await runCli(['webhook', 'create', '--family', family.familyLongId, '--resources', 'persons'], env);
         expect(missing.exitCode).to.equal(2);

@@ -11,10 +11,33 @@ const pointer = (...parts: string[]) => `#/${parts.map((part) => encodeURICompon
  */
 export type AnswerCheck = (path: string, method: string, status: number, body: unknown) => string | undefined;
 
-export function documentedAnswers(document: OpenApiDocument): AnswerCheck {
+/** A copy of `schema` in which every object schema that lists its properties takes no other (`additionalProperties: false`). */
+function closed(schema: unknown): unknown {
+
+    if (Array.isArray(schema)) {
+        return schema.map(closed);
+    }
+
+    if (typeof schema !== 'object' || schema === null) {
+        return schema;
+    }
+
+    const copy: Record<string, unknown> = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)]));
+    if (copy.type === 'object' && copy.properties && copy.additionalProperties === undefined) {
+        copy.additionalProperties = false;
+    }
+
+    return copy;
+}
+
+/**
+ * `closed`: every object the document describes with its properties takes no other, so a field an
+ * answer carries that the document does not declare fails (generated typed clients would drop it).
+ */
+export function documentedAnswers(document: OpenApiDocument, { closed: noOtherProperties = false } = {}): AnswerCheck {
 
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
-    ajv.addSchema(document, 'openapi.json');
+    ajv.addSchema(noOtherProperties ? closed(document) as object : document, 'openapi.json');
     return (path, method, status, body) => {
 
         const response = document.paths[path]?.[method]?.responses[String(status)];

@@ -3,6 +3,7 @@ import { expect } from '@hapi/code';
 import Hapi, { type Server } from '@hapi/hapi';
 
 import { allowedMethods } from '../../lib/unrouted';
+import { parsedAnswer, rawExchange } from '../helpers/raw-http';
 import { familyWithKey, testServer, type FamilyFixture } from '../helpers/server';
 import { createBody, dataOf, expectError } from '../plugins/records/fixtures';
 
@@ -102,5 +103,28 @@ describe('requests no route takes', () => {
         for (const path of ['/api/v1/persons/%ff', '/api/v1/persons/%zz', '/api/v1/persons/%', '/api/v1/persons/%E2%82']) {
             expectError(await family.inject('GET', path), 400, 'invalid_request', 'The path is not percent-encoded UTF-8');
         }
+    });
+
+    it('answers every method on a path that is not percent-encoded UTF-8 with 400 invalid_request and a request id, with or without a key', async () => {
+
+        await server.start();
+        const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'MKCOL', 'LOCK', 'SEARCH', 'PURGE'];
+        const bad = ['%', '%zz', '%ff', '%ed%a0%80', '%E2%82', '%%25', '%2', 'x%c0%af'];
+        const places = ['/api/v1/persons/', '/api/v1/trees/', '/api/v1/documents/', '/api/v1/documents/doc_x/file/', '/api/v1/', '/api/v2/', '/files/', '/', '/docs/', '/manage/', '/manage/apis/', '/site/assets/', '/healthz/'];
+        const paths = places.flatMap((place) => bad.flatMap((escape) => [`${place}${escape}`, `${place}${escape}/x`]));
+        const failures: string[] = [];
+        for (const method of methods) {
+            for (const path of paths) {
+                for (const authorization of ['', `Authorization: Bearer ${family.key}\r\n`]) {
+                    const answer = parsedAnswer(await rawExchange(server, `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorization}Content-Length: 0\r\nConnection: close\r\n\r\n`));
+                    const payload = method === 'HEAD' ? { code: 'invalid_request' } : JSON.parse(answer.body || '{}');
+                    if (answer.statusLine !== 'HTTP/1.1 400 Bad Request' || payload.code !== 'invalid_request' || !answer.headers['x-request-id'] || !answer.headers['content-type']?.startsWith('application/json')) {
+                        failures.push(`${method} ${path}${authorization ? ' (with a key)' : ''}: ${answer.statusLine} ${answer.body.slice(0, 80)}`);
+                    }
+                }
+            }
+        }
+
+        expect(failures.slice(0, 20), `${failures.length} failures`).to.equal([]);
     });
 });

@@ -574,6 +574,34 @@ describe('GET /api/v1/openapi.json', () => {
         const readOnly = await familyWithKey(server, { operations: ['read'] });
         expectDocumented('/api/v1/persons', 'get', 403, bodyOf(await readOnly.inject('GET', '/api/v1/persons?search=x')));
     });
+
+    it('declares every field the records of every resource carry: a copy taking no undeclared property validates real answers', async () => {
+
+        const closedCheck = documentedAnswers(document, { closed: true });
+        const expectDeclared = (path: string, method: string, status: number, response: ServerInjectResponse) => {
+
+            const problem = closedCheck(path, method, status, bodyOf(response));
+            expect(problem, problem).to.not.exist();
+        };
+
+        const family = await familyWithKey(server);
+        for (const name of creatableResources) {
+            expectDeclared(`/api/v1/${name}`, 'post', 201, await family.inject('POST', `/api/v1/${name}`, createBody(name)));
+        }
+
+        expectDeclared('/api/v1/gallery', 'post', 201, await upload(family, 'gallery', sampleFile('png')));
+        expectDeclared('/api/v1/documents', 'post', 201, await upload(family, 'documents', sampleFile('pdf')));
+        for (const name of resourceNames) {
+            const list = await family.inject('GET', `/api/v1/${name}`);
+            expectDeclared(`/api/v1/${name}`, 'get', 200, list);
+            const [record] = bodyOf(list).data;
+            expect(record, name).to.exist();
+            expectDeclared(`/api/v1/${name}/{id}`, 'get', 200, await family.inject('GET', `/api/v1/${name}/${record.id}`));
+            expectDeclared(`/api/v1/${name}/{id}`, 'patch', 200, await family.inject('PATCH', `/api/v1/${name}/${record.id}`, createBody(name, { variant: 1, requiredOnly: true })));
+        }
+
+        expectDeclared('/api/v1/all', 'get', 200, await family.inject('GET', '/api/v1/all'));
+    });
 });
 
 describe('the reference after a policy reload', () => {
@@ -637,7 +665,7 @@ describe('openApiDocument()', () => {
             }
         });
 
-        const context = { gateway: { routeGroups: [] }, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd' };
+        const context = { gateway: { routeGroups: [] }, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', addedFields: () => ({}) };
         const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], auth: { scheme: 'api-key' }, policies: [] }] };
         const { responses } = openApiDocument(bare.table(), { ...context, gateway }).paths['/api/v1/uploads/{id}'].post;
         expect(Object.keys(responses)).to.equal(['302', '400', '404', '413']);
@@ -658,7 +686,7 @@ describe('openApiDocument()', () => {
             { method: 'GET', path: '/downloads/{name}', handler: () => null, options: { auth: false, plugins: { docs: { responses: { 200: { description: 'The file.' } } } } } }
         ]);
 
-        const context = { gateway: { routeGroups: [] }, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd' };
+        const context = { gateway: { routeGroups: [] }, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', addedFields: () => ({}) };
         const { paths } = openApiDocument(bare.table(), context);
         expect(Object.keys(paths)).to.equal(['/downloads/{name}']);
         expect(paths['/downloads/{name}'].get.security).to.equal([]);
@@ -672,7 +700,7 @@ describe('openApiDocument()', () => {
 
         const { policyStore, config } = server.app.services;
         const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], auth: { scheme: 'api-key' }, policies: [{ name: 'geo-fence', enabled: true, config: {} }] }] };
-        const context = { gateway, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd' };
+        const context = { gateway, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', addedFields: () => ({}) };
 
         expect(() => openApiDocument(server.table(), context)).to.throw('API reference: the errors of gateway policy "geo-fence" are not described in plugins/docs/error-codes.ts');
     });

@@ -155,10 +155,31 @@ describe('POST /api/v1/gallery and /api/v1/documents', () => {
         // Text no database stores as sent is refused, here as in any text of a body, never changed on the way.
         expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x\u0000.txt', file_base64: 'YQ==' }), 400, 'invalid_request', '"original_name" must not contain the NUL character');
         expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: '\ud83d.txt', file_base64: 'YQ==' }), 400, 'invalid_request', '"original_name" must be well-formed Unicode');
-        expectError(await family.inject('POST', '/api/v1/documents', { original_name: 'x.txt', file_base64: 'YQ==' }), 400, 'invalid_request', 'title');
+        expectError(await family.inject('POST', '/api/v1/documents', { title: null, original_name: 'x.txt', file_base64: 'YQ==' }), 400, 'invalid_request', '"title"');
+        expectError(await family.inject('POST', '/api/v1/documents', { title: '', original_name: 'x.txt', file_base64: 'YQ==' }), 400, 'invalid_request', '"title"');
         expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt', file_base64: 'YQ==', size_bytes: 1 }), 400, 'invalid_request', 'size_bytes');
         expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt', file_base64: 'YQ==', storage_key: 'ab/cd/ef' }), 400, 'invalid_request', 'storage_key');
         expectError(await family.inject('POST', '/api/v1/documents', { title: 'x', original_name: 'x.txt', file_base64: 'YQ==', document_date: '2020-02-30' }), 400, 'invalid_request', 'document_date');
+    });
+
+    it('takes the payload the reference writes, file_base64 and original_name alone, titling the record with the file\'s name without its extension', async () => {
+
+        const family = await familyWithKey(server);
+        const minimal = async (resource: 'gallery' | 'documents', file: Buffer, originalName: string, more = {}) =>
+            dataOf(await family.inject('POST', `/api/v1/${resource}`, { file_base64: file.toString('base64'), original_name: originalName, ...more }), 201);
+
+        expect(await minimal('gallery', sampleFile('png'), 'Grandma at the beach.png')).to.include({ title: 'Grandma at the beach', original_name: 'Grandma at the beach.png' });
+        expect(await minimal('gallery', sampleFile('jpeg'), 'C:\\photos\\wedding.1950.JPG', { mime_type: 'image/jpeg' })).to.include({ title: 'wedding.1950', original_name: 'wedding.1950.JPG' });
+        expect(await minimal('documents', sampleFile('pdf'), 'will.pdf')).to.include({ title: 'will', original_name: 'will.pdf' });
+        // The title is of the name as kept: a text named run.bat is kept as run.bat.txt; leading dots are dropped, and a name without an extension is the title whole.
+        expect(await minimal('documents', sampleText(), 'run.bat')).to.include({ title: 'run.bat', original_name: 'run.bat.txt' });
+        expect(await minimal('documents', sampleText(), '.bashrc')).to.include({ title: 'bashrc', original_name: 'bashrc.txt' });
+        expect(await minimal('documents', sampleFile('pdf'), 'Minutes')).to.include({ title: 'Minutes', original_name: 'Minutes.pdf' });
+        // A name longer than a title takes is cut to its 200 characters, never inside one.
+        const long = await minimal('documents', sampleFile('pdf'), `${'a'.repeat(190)}${'😀'.repeat(15)}.pdf`);
+        expect(long.title).to.equal(`${'a'.repeat(190)}${'😀'.repeat(10)}`);
+        // A title given is kept.
+        expect(await minimal('gallery', sampleFile('png'), 'x.png', { title: 'Given' })).to.include({ title: 'Given' });
     });
 
     it('keeps only a safe file name: no path, no invisible characters, not too long, every script\'s letters', async () => {

@@ -68,7 +68,7 @@ describe('Manage > APIs & Connectors: webhooks', () => {
         expect(await server.plugins.webhooks.listEndpoints(family.familyLongId)).to.have.length(0);
     });
 
-    it('counts a description and a URL in characters: at the limit in emoji they are taken, one more is refused in words', async () => {
+    it('counts a description and a URL in characters: at the limit they are taken, one more is refused in words; a URL as it is kept, percent-encoded', async () => {
 
         const family = await familyWithKey(server, { resources: ['persons'] });
         const client = await signedIn(server, { role: 'manager', familyLongId: family.familyLongId });
@@ -76,10 +76,12 @@ describe('Manage > APIs & Connectors: webhooks', () => {
         expect(form).to.contain('name="url" value="https://" required maxlength="4096"');
         expect(form).to.contain('name="description" value="" maxlength="1000"');
 
-        const url = (characters: number) => receiver.url(`/${'🌳'.repeat(characters - receiver.url('/').length)}`);
+        const url = (characters: number, character = 'a') => receiver.url(`/${character.repeat(characters - receiver.url('/').length)}`);
         const tooLong: [Form, string][] = [
             [{ url: receiver.url(), description: '🌳'.repeat(501), resources: ['persons'] }, 'description: at most 500 characters.'],
-            [{ url: url(2049), resources: ['persons'] }, 'url: The URL is longer than 2048 characters.']
+            [{ url: url(2049), resources: ['persons'] }, 'url: The URL is longer than 2048 characters.'],
+            [{ url: url(2048, '🌳'), resources: ['persons'] }, 'url: The URL is longer than 2048 characters once its characters beyond ASCII are percent-encoded, as it is kept.'],
+            [{ url: receiver.url(`/${'🌳'.repeat(200)}`), resources: ['persons'] }, 'url: The URL is longer than 2048 characters once its characters beyond ASCII are percent-encoded, as it is kept.']
         ];
         for (const [payload, message] of tooLong) {
             const refused = await client.postFrom('/manage/apis/webhooks/new', '/manage/apis/webhooks', payload);
@@ -90,8 +92,31 @@ describe('Manage > APIs & Connectors: webhooks', () => {
         expect(await server.plugins.webhooks.listEndpoints(family.familyLongId)).to.have.length(0);
         expect((await client.postFrom('/manage/apis/webhooks/new', '/manage/apis/webhooks', { url: url(2048), description: '🌳'.repeat(500), resources: ['persons'] })).statusCode).to.equal(201);
         const [endpoint] = await server.plugins.webhooks.listEndpoints(family.familyLongId);
-        expect([...endpoint.url]).to.have.length(2048);
+        expect(endpoint.url).to.have.length(2048);
         expect(endpoint.description).to.equal('🌳'.repeat(500));
+    });
+
+    it('refuses a URL other parsers read differently, saying why, and keeps a URL in its normalised form', async () => {
+
+        const family = await familyWithKey(server, { resources: ['persons'] });
+        const client = await signedIn(server, { role: 'manager', familyLongId: family.familyLongId });
+        const at = new URL(receiver.url());
+        const hostile: [string, string][] = [
+            [`https://93.184.216.34\\@${at.host}/`, 'url: The URL must not contain a backslash: parsers disagree on whether it ends the host.'],
+            [`https://@${at.host}/`, 'url: The URL must not contain a user name or password.'],
+            [`https:${at.host}/`, 'url: The URL must be written https://host/path: the scheme, two slashes, then the host.'],
+            [`https://${at.host}/a\tb`, 'url: The URL must not contain spaces, tabs, line breaks or other control characters: write a space as %20.']
+        ];
+        for (const [url, message] of hostile) {
+            const refused = await client.postFrom('/manage/apis/webhooks/new', '/manage/apis/webhooks', { url, resources: ['persons'] });
+            expect(refused.statusCode, url).to.equal(422);
+            expect(refused.payload, url).to.contain(`role="alert">${message}`);
+        }
+
+        expect(await server.plugins.webhooks.listEndpoints(family.familyLongId)).to.have.length(0);
+        expect((await client.postFrom('/manage/apis/webhooks/new', '/manage/apis/webhooks', { url: `HTTPS://${at.host.toUpperCase()}/./x/..${at.pathname}`, resources: ['persons'] })).statusCode).to.equal(201);
+        const [endpoint] = await server.plugins.webhooks.listEndpoints(family.familyLongId);
+        expect(endpoint.url).to.equal(receiver.url());
     });
 
     it('sends a test event and shows how it went, then redelivers it; reloading either result sends nothing again', async () => {

@@ -116,6 +116,54 @@ describe('checkDestination() with the shipped policy', () => {
         });
     }
 
+    // Forms other URL parsers read differently from Node's WHATWG parser: Python's urlsplit reads the first
+    // as the host 127.0.0.1 behind a user name, where Node connects to 93.184.216.34.
+    const ambiguousForms: [string, string][] = [
+        ['https://93.184.216.34\\@127.0.0.1/', 'The URL must not contain a backslash: parsers disagree on whether it ends the host.'],
+        ['https://93.184.216.34\\/hook', 'The URL must not contain a backslash: parsers disagree on whether it ends the host.'],
+        ['https:\\\\93.184.216.34/hook', 'The URL must not contain a backslash: parsers disagree on whether it ends the host.'],
+        ['https://93.184.216.34/a\\b', 'The URL must not contain a backslash: parsers disagree on whether it ends the host.'],
+        ['https://@93.184.216.34/', 'The URL must not contain a user name or password.'],
+        ['https://:@93.184.216.34/', 'The URL must not contain a user name or password.'],
+        ['https://127.0.0.1@93.184.216.34/', 'The URL must not contain a user name or password.'],
+        ['https://a@b@93.184.216.34/', 'The URL must not contain a user name or password.'],
+        ['https:93.184.216.34/hook', 'The URL must be written https://host/path: the scheme, two slashes, then the host.'],
+        ['https:/93.184.216.34/hook', 'The URL must be written https://host/path: the scheme, two slashes, then the host.'],
+        ['https:///93.184.216.34/hook', 'The URL must be written https://host/path: the scheme, two slashes, then the host.'],
+        [' https://93.184.216.34/', 'The URL must not contain spaces, tabs, line breaks or other control characters: write a space as %20.'],
+        ['https://93.184.216.34/ ', 'The URL must not contain spaces, tabs, line breaks or other control characters: write a space as %20.'],
+        ['https://93.184.\t216.34/', 'The URL must not contain spaces, tabs, line breaks or other control characters: write a space as %20.'],
+        ['https://93.184.216.34\n.example.com/', 'The URL must not contain spaces, tabs, line breaks or other control characters: write a space as %20.'],
+        ['https://example.com/a\rb', 'The URL must not contain spaces, tabs, line breaks or other control characters: write a space as %20.'],
+        ['https://example.com/a b', 'The URL must not contain spaces, tabs, line breaks or other control characters: write a space as %20.'],
+        ['https://example.com/\u0000', 'The URL must not contain spaces, tabs, line breaks or other control characters: write a space as %20.'],
+        ['https://example.com/\u00a0', 'The URL must not contain spaces, tabs, line breaks or other control characters: write a space as %20.'],
+        ['https://%31%32%37.0.0.1/', 'The URL\'s host must not be percent-encoded: write its characters themselves.'],
+        ['https://example%2Ecom/', 'The URL\'s host must not be percent-encoded: write its characters themselves.']
+    ];
+
+    for (const [url, message] of ambiguousForms) {
+        it(`refuses ${JSON.stringify(url)}, which parsers read differently`, async () => {
+
+            expect(await refusal(url, noResolving)).to.equal(message);
+        });
+    }
+
+    it('gives the URL in its WHATWG serialisation, the form every parser reads alike', async () => {
+
+        const resolve: Resolver = () => Promise.resolve([{ address: '93.184.216.34', family: 4 }]);
+        const cases: [string, string][] = [
+            ['HTTPS://Example.COM:443/a/../hook?x=1#f', 'https://example.com/hook?x=1#f'],
+            ['https://93.184.216.34:0443/hook', 'https://93.184.216.34/hook'],
+            ['https://1572395042/hook', 'https://93.184.216.34/hook'],
+            ['https://bücher.example/hook', 'https://xn--bcher-kva.example/hook'],
+            ['https://example.com/ä?q=ö', 'https://example.com/%C3%A4?q=%C3%B6']
+        ];
+        for (const [url, href] of cases) {
+            expect((await checkDestination(url, shipped, resolve)).url.href, url).to.equal(href);
+        }
+    });
+
     it('refuses a host any of whose addresses is not public', async () => {
 
         expect(await refusal('https://hooks.example/x', scriptedResolver({ 'hooks.example': '10.1.2.3' }))).to.equal('The host hooks.example resolves to 10.1.2.3, a private address, not a public one.');

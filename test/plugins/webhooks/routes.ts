@@ -199,6 +199,46 @@ describe('/manage/webhooks JSON routes', () => {
         expect(unknown.result).to.include({ code: 'not_found' });
     });
 
+    it('refuses URLs parsers read differently, on create and on change, and keeps a URL in its normalised form', async () => {
+
+        const { client } = await manager();
+        const at = new URL(receiver.url());
+        const hostile = [
+            `https://93.184.216.34\\@${at.host}${at.pathname}`,
+            `https://${at.host}\\@93.184.216.34/`,
+            `https://93.184.216.34@${at.host}${at.pathname}`,
+            `https://@${at.host}${at.pathname}`,
+            `https:${at.host}${at.pathname}`,
+            `https:///${at.host}${at.pathname}`,
+            `https://${at.host}${at.pathname}\t`,
+            ` https://${at.host}${at.pathname}`,
+            `https://${at.host}/a b`,
+            `https://%31${at.host.slice(1)}${at.pathname}`
+        ];
+        for (const url of hostile) {
+            const refused = await json(client, 'POST', '/manage/webhooks', { url, resources: ['persons'] });
+            expect(refused.statusCode, url).to.equal(400);
+            expect(refused.result, url).to.include({ code: 'invalid_request' });
+            expect((refused.result as any).message as string, url).to.startWith('url: The URL');
+        }
+
+        const created = await json(client, 'POST', '/manage/webhooks', { url: `HTTPS://${at.host}/x/..${at.pathname}`, resources: ['persons'] });
+        expect(created.statusCode, created.payload).to.equal(201);
+        const endpoint = (created.result as any).data;
+        expect(endpoint.url).to.equal(receiver.url());
+
+        for (const url of hostile) {
+            const refused = await json(client, 'PATCH', `/manage/webhooks/${endpoint.id}`, { url });
+            expect(refused.statusCode, url).to.equal(400);
+            expect(refused.result, url).to.include({ code: 'invalid_request' });
+        }
+
+        const changed = await json(client, 'PATCH', `/manage/webhooks/${endpoint.id}`, { url: `${receiver.url()}/./other` });
+        expect(changed.statusCode, changed.payload).to.equal(200);
+        expect((changed.result as any).data.url).to.equal(`${receiver.url()}/other`);
+        expect((await json(client, 'GET', `/manage/webhooks/${endpoint.id}`) as any).result.data.url).to.equal(`${receiver.url()}/other`);
+    });
+
     it('counts a description and a disabling reason in characters, as the records API does', async () => {
 
         const { client } = await manager();
