@@ -5,6 +5,7 @@ import { preconditionsOf } from '../../lib/preconditions';
 import { unmodified } from '../../lib/unmodified';
 import { resourceNames, resources, type ResourceDeclaration } from '../../models/resources';
 import { apiCredentials, effectiveResources } from '../../gateway/scopes';
+import type { RecordsContext } from './context';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { ListOptions } from './list-sql';
 import { listedRecords } from './listed-records';
@@ -16,7 +17,6 @@ import type { RecordExtensions } from './extensions';
 import { createOnce } from './idempotency';
 import { serializeRecord } from './serialize';
 import { createRecord, deleteRecord, updateRecord, type WriteContext } from './writes';
-import type { RecordsContext } from '.';
 
 type Direction = 'asc' | 'desc';
 

@@ -1,34 +1,19 @@
 import type { Plugin, PluginSpecificConfiguration, Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
-import type { PolicyStore } from '../../gateway/policies/policy-store';
-import type { ChangeBus } from '../../lib/change-bus';
-import type { Log } from '../../lib/logger';
 import { withBodyChecks } from '../../lib/request-bodies';
-import type { Models } from '../../models';
 import type { ResourceRecord } from '../../models/resource-record';
 import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
+import type { RecordsContext, RecordsOptions } from './context';
 import { RecordExtensions, type RecordExtension } from './extensions';
 import { aggregateHandler, resourceHandlers } from './handlers';
 import { createOnce, idempotencyKeysCleanup, idempotentCreateDocs, type Creation } from './idempotency';
-import { listReader, type ListReader } from './list-readers';
+import { listReader } from './list-readers';
 import { recordIdValidation } from './record-ids';
 import { aggregateQuerySchema, createPayloadSchema, listQuerySchema, updatePayloadSchema } from './schemas';
-import { serializeRecord, type SerializedRecord } from './serialize';
-import { createRecord, type CreateOptions, type RunInTransaction } from './writes';
-
-export interface RecordsOptions {
-    models: Models;
-    transaction: RunInTransaction;
-    changeBus: ChangeBus;
-    publicBaseUrl: string;
-    /** The schedule of the idempotency keys' cleanup (policies/records.yaml). */
-    policyStore: PolicyStore;
-    log: Log;
-}
-
-/** The options, plus what other plugins added through `extend()` and the list reader: what the handlers work with. */
-export type RecordsContext = RecordsOptions & { extensions: RecordExtensions; lists: ListReader };
+import { serializeRecord } from './serialize';
+import type { SerializedRecord } from './serialized-record';
+import { createRecord, updateRecord, type CreateOptions, type WriteContext } from './writes';
 
 /**
  * What the records plugin offers other plugins (`server.plugins.records`), so they
@@ -43,6 +28,8 @@ export interface RecordsApi {
     createPayloadSchema(resource: ResourceDeclaration): Joi.ObjectSchema;
     /** Creates a record and its change event in one transaction. */
     createRecord(familyLongId: string, resource: ResourceDeclaration, values: Record<string, unknown>, options?: CreateOptions): Promise<ResourceRecord>;
+    /** Changes a record's fields and writes its change event in one transaction. */
+    updateRecord(familyLongId: string, resource: ResourceDeclaration, id: string, changes: Record<string, unknown>): Promise<ResourceRecord>;
     /** A record as the JSON API shows it, extensions included. */
     serialize(resource: ResourceDeclaration, record: ResourceRecord): SerializedRecord;
     /** Answers a create route's request once per `Idempotency-Key`, replaying that answer to a retry (idempotency.ts). */
@@ -125,11 +112,13 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
             options: { auth: group, plugins: { gateway: { resource: 'all', operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', compression: listCompression, validate: { query: aggregateQuerySchema(aggregateFormats) } }
         });
 
+        const writeContext = (familyLongId: string): WriteContext => ({ models: options.models, transaction: options.transaction, changeBus: options.changeBus, familyLongId });
         const api: RecordsApi = {
             extend: (resource, extension) => options.extensions.add(resource, extension),
             recordIdValidation,
             createPayloadSchema,
-            createRecord: (familyLongId, resource, values, createOptions) => createRecord({ models: options.models, transaction: options.transaction, changeBus: options.changeBus, familyLongId }, resource, values, createOptions),
+            createRecord: (familyLongId, resource, values, createOptions) => createRecord(writeContext(familyLongId), resource, values, createOptions),
+            updateRecord: (familyLongId, resource, id, changes) => updateRecord(writeContext(familyLongId), resource, id, changes),
             serialize: (resource, record) => serializeRecord(resource, record, options.extensions),
             createOnce: (request, h, creation) => createOnce(options.models, request, h, creation),
             idempotentCreateDocs

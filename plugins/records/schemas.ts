@@ -1,10 +1,10 @@
 import Joi from 'joi';
 
-import { fieldNamesWhere, isWritable, type ResourceDeclaration } from '../../models/resources';
-import { longestCursorLength } from './cursor';
-import { fieldSchema, filterSchema } from './field-schemas';
+import { fieldSchema, filterSchema } from '../../lib/field-schemas';
 import { storableText } from '../../lib/storable-text';
 import { stringOfAtMost } from '../../lib/text-length';
+import { fieldNamesWhere, isWritable, type ResourceDeclaration } from '../../models/resources';
+import { longestCursorLength } from './cursor';
 
 export const maxPageSize = 100;
 export const defaultPageSize = 25;
