@@ -14,6 +14,9 @@ export type RecordsApi = PluginProperties['records'];
 export type CreateOptions = NonNullable<Parameters<RecordsApi['createRecord']>[3]>;
 
 export interface FilesOptions {
+    /** The gateway route group whose auth the upload and download routes use, and the path they are under (`/api/v1`). */
+    routeGroup: string;
+    prefix: string;
     models: Models;
     transaction: Services['transaction'];
     storage: FileStorage;

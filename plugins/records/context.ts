@@ -7,6 +7,8 @@ import type { RecordExtensions } from './extensions';
 import type { ListReader } from './list-readers';
 
 export interface RecordsOptions {
+    /** The gateway route group whose auth its routes use; the prefix they are under is the registration's (`routes.prefix`). */
+    routeGroup: string;
     models: Models;
     transaction: RunInTransaction;
     changeBus: ChangeBus;
@@ -16,5 +18,8 @@ export interface RecordsOptions {
     log: Log;
 }
 
-/** The options, plus what other plugins added through `extend()` and the list reader: what the handlers work with. */
-export type RecordsContext = RecordsOptions & { extensions: RecordExtensions; lists: ListReader };
+/**
+ * The options, plus the prefix of the registration's routes (`/api/v1`), what other plugins added through
+ * `extensions` and the list reader: what the handlers work with.
+ */
+export type RecordsContext = RecordsOptions & { prefix: string; extensions: RecordExtensions; lists: ListReader };

@@ -62,7 +62,7 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
         return { body: { data, meta: { resource: resource.name, count: data.length, next_cursor: nextCursor } }, nextCursor };
     };
 
-    const recordUrl = (id: string) => `${options.publicBaseUrl}/api/v1/${resource.name}/${encodeURIComponent(id)}`;
+    const recordUrl = (id: string) => `${options.publicBaseUrl}${options.prefix}/${resource.name}/${encodeURIComponent(id)}`;
 
     return {
         async list(request: Request, h: ResponseToolkit) {
@@ -132,7 +132,7 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
     };
 }
 
-/** `GET /api/v1/all`: every resource in the key's scope, each searched and ordered alike. */
+/** `GET <prefix>/all`: every resource in the key's scope, each searched and ordered alike. */
 export function aggregateHandler(options: RecordsContext) {
 
     const sources = resourceNames.map((name) => ({ pages: recordSource(resources[name], options, options.extensions), exports: recordSource(resources[name], options) }));

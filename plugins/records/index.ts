@@ -20,7 +20,9 @@ import { createRecord, updateRecord, type CreateOptions, type WriteContext } fro
  * create and show records its way without reaching into its files.
  */
 export interface RecordsApi {
-    /** Adds response-time values and after-delete work to a resource. */
+    /** What other plugins added to the resources; shared by every registration (version) of the API. */
+    readonly extensions: RecordExtensions;
+    /** Adds response-time values and after-delete work to a resource, in every registration (version) of the API. */
     extend(resource: ResourceName, extension: RecordExtension): void;
     /** Validation of a route naming one record in its path (`{id}`): anything but an id of the resource's shape is a 404. */
     recordIdValidation: typeof recordIdValidation;
@@ -47,7 +49,6 @@ declare module '@hapi/hapi' {
 /** The formats a list of `resource` answers in: JSON (this plugin's own) and every export format that can show it. */
 type ListFormats = (resource: ResourceDeclaration) => string[];
 
-const group = 'family-api';
 const jsonBody = { parse: true, allow: 'application/json', maxBytes: 1024 * 1024 } as const;
 /*
  * How lists compress when the client accepts it: zlib's fastest level. A 100,000-row CSV export is
@@ -61,9 +62,9 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsCont
 
     const resource = resources[name];
     const handlers = resourceHandlers(resource, options);
-    const base = `/api/v1/${name}`;
+    const base = `/${name}`;
     // `docs`: what the API reference cannot tell from the route itself, the conditional request headers its handler answers.
-    const declare = (operation: string, docs?: PluginSpecificConfiguration['docs']) => ({ auth: group, plugins: { gateway: { resource: name, operation }, ...(docs ? { docs } : {}) }, tags: ['api', name] });
+    const declare = (operation: string, docs?: PluginSpecificConfiguration['docs']) => ({ auth: options.routeGroup, plugins: { gateway: { resource: name, operation }, ...(docs ? { docs } : {}) }, tags: ['api', name] });
     const writePreconditions = { headers: ['If-Match', 'If-Unmodified-Since'] } as const;
     const oneRecord = recordIdValidation(resource);
 
@@ -81,39 +82,58 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsCont
     return routes;
 }
 
-/** The family records API v1: the eight resources and the aggregate `all`. */
+const optionsSchema = Joi.object({
+    routeGroup: Joi.string().required(),
+    publicBaseUrl: Joi.string().uri({ scheme: ['http', 'https'] }).required()
+}).unknown();
+
+/**
+ * The family records API: the eight resources and the aggregate `all`, under the registration's
+ * `routes.prefix` and authenticated by its `routeGroup`. A second version of the API is a second
+ * registration; what serves the whole server (the API other plugins use, their extensions, the
+ * idempotency keys' cleanup) is made by the first and shared by the others.
+ */
 export const recordsPlugin: Plugin<RecordsOptions> = {
     name: 'records',
+    multiple: true,
     dependencies: ['formats'],
     register(server, registered) {
 
+        Joi.assert(registered, optionsSchema, 'records plugin options');
         const formats = server.plugins.formats;
         if (!formats) {
             throw new Error('The records plugin renders exports through the formats plugin: register formats before records');
         }
 
+        const first = server.plugins.records as RecordsApi | undefined;
+        const prefix = server.realm.modifiers.route.prefix ?? '';
         const listFormats: ListFormats = (resource) => ['json', ...formats.exportFormatsOf(resource)];
         const aggregateFormats = [...new Set(resourceNames.flatMap((name) => listFormats(resources[name])))];
-        const options: RecordsContext = { ...registered, extensions: new RecordExtensions(), lists: listReader(registered.models.Family.sequelize!) };
+        const options: RecordsContext = { ...registered, prefix, extensions: first?.extensions ?? new RecordExtensions(), lists: listReader(registered.models.Family.sequelize!) };
         // Added before the deployment's own onPostStop, which closes the database: hapi runs them in that order.
         server.ext('onPostStop', () => options.lists.close());
-        // Only while the server runs (not in the CLI); stopped before the database closes.
-        const cleanup = idempotencyKeysCleanup(registered.models, registered.policyStore, registered.log);
-        server.ext('onPostStart', () => cleanup.start());
-        server.ext('onPreStop', () => cleanup.stop());
         for (const name of resourceNames) {
             server.route(withBodyChecks(resourceRoutes(name, options, listFormats)));
         }
 
         server.route({
             method: 'GET',
-            path: '/api/v1/all',
+            path: '/all',
             handler: aggregateHandler(options),
-            options: { auth: group, plugins: { gateway: { resource: 'all', operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', compression: listCompression, validate: { query: aggregateQuerySchema(aggregateFormats) } }
+            options: { auth: registered.routeGroup, plugins: { gateway: { resource: 'all', operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', compression: listCompression, validate: { query: aggregateQuerySchema(aggregateFormats, `${prefix}/all`) } }
         });
 
+        if (first) {
+            return;
+        }
+
+        // Only while the server runs (not in the CLI); stopped before the database closes.
+        const cleanup = idempotencyKeysCleanup(registered.models, registered.policyStore, registered.log);
+        server.ext('onPostStart', () => cleanup.start());
+        server.ext('onPreStop', () => cleanup.stop());
         const writeContext = (familyLongId: string): WriteContext => ({ models: options.models, transaction: options.transaction, changeBus: options.changeBus, familyLongId });
         const api: RecordsApi = {
+            extensions: options.extensions,
             extend: (resource, extension) => options.extensions.add(resource, extension),
             recordIdValidation,
             createPayloadSchema,
