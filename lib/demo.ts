@@ -103,8 +103,8 @@ export async function seedDemoFamily(server: Server): Promise<DemoFamily> {
     });
 
     // Trusted seeding: createRecord writes each record with its change event, even where the API has no create route.
-    const records = server.plugins.records;
-    const createRecord = (resource: ResourceDeclaration, values: Record<string, unknown>) => records.createRecord(family.family_long_id, resource, values);
+    const recordsApi = server.plugins.records;
+    const createRecord = (resource: ResourceDeclaration, values: Record<string, unknown>) => recordsApi.createRecord(family.family_long_id, resource, values);
     const tree = await createRecord(resources.trees, { name: 'Müller–Álvarez', description: 'The Müllers of Köln and the Álvarez family of Sevilla and Madrid, joined in 1985.' });
     const personIds = {} as Record<PersonHandle, string>;
     for (const [handle, person] of Object.entries(demoPersons) as [PersonHandle, DemoPerson][]) {
@@ -115,7 +115,7 @@ export async function seedDemoFamily(server: Server): Promise<DemoFamily> {
         };
         personIds[handle] = (await createRecord(resources.persons, { ...values, ...links, tree_id: tree.id })).id;
         if (spouse) {
-            await records.updateRecord(family.family_long_id, resources.persons, personIds[spouse], { spouse_id: personIds[handle] });
+            await recordsApi.updateRecord(family.family_long_id, resources.persons, personIds[spouse], { spouse_id: personIds[handle] });
         }
     }
 
