@@ -313,7 +313,9 @@ async function registerApiPlugins(server: Server, services: Services, master: Bu
     const { publicBaseUrl } = config;
     const storage = new LocalDiskStorage(config.filesDir);
     const signingKey = derivedKey(master, 'signed-file-urls');
-    for (const [index, group] of groupsServedByPlugins(gatewayConfig).entries()) {
+    const served = groupsServedByPlugins(gatewayConfig);
+    const firstDocumented = served.find((group) => group.plugins.includes('docs'));
+    for (const group of served) {
         const routeGroup = group.name;
         const [prefix] = group.paths;
         const register: Record<ApiPluginName, () => Promise<void>> = {
@@ -321,8 +323,8 @@ async function registerApiPlugins(server: Server, services: Services, master: Bu
             // After records: it adds the upload routes and extends records' serialisation and deletion.
             files: () => server.register({ plugin: filesPlugin, options: { routeGroup, prefix, models, transaction, log, storage, signingKey, publicBaseUrl, policyStore } }),
             stream: () => server.register({ plugin: streamPlugin, options: { routeGroup, models, changeBus, authEpoch, policyStore, log }, routes: { prefix } }),
-            // Generates the reference from every route at start-up, so it may come in any order. The first group's page is /docs.
-            docs: () => server.register({ plugin: docsPlugin, options: { gateway: gatewayConfig, routeGroup, prefix, pagePath: index === 0 ? '/docs' : `/docs${prefix}`, policyStore, publicBaseUrl, log } })
+            // Generates the reference from every route at start-up, so it may come in any order. The first reference's page is /docs.
+            docs: () => server.register({ plugin: docsPlugin, options: { gateway: gatewayConfig, routeGroup, prefix, pagePath: group === firstDocumented ? '/docs' : `/docs${prefix}`, policyStore, publicBaseUrl, log } })
         };
         for (const name of apiPluginNames.filter((known) => group.plugins.includes(known))) {
             await register[name]();
