@@ -5,7 +5,7 @@ import type { Log } from '../lib/logger';
 import { PolicyCronJobs } from '../lib/policy-cron';
 import type { Models } from '../models';
 import type { StatusClass } from '../models/usage-counter';
-import type { RunInTransaction } from '../plugins/records/writes';
+import type { RunInTransaction } from '../lib/database';
 import type { PolicyStore } from './policies/policy-store';
 
 /** One API request as the gateway saw it. */

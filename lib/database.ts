@@ -143,11 +143,14 @@ export async function migrate(sequelize: Sequelize): Promise<void> {
     });
 }
 
+/** Runs `work` in one database transaction (transactionRunner()). */
+export type RunInTransaction = <T>(work: (transaction: Transaction) => Promise<T>) => Promise<T>;
+
 /**
  * Runs `work` in one database transaction. SQLite allows a single writer: write
  * transactions of this process queue here instead of failing with SQLITE_BUSY.
  */
-export function transactionRunner(sequelize: Sequelize): <T>(work: (transaction: Transaction) => Promise<T>) => Promise<T> {
+export function transactionRunner(sequelize: Sequelize): RunInTransaction {
 
     if (sequelize.getDialect() === 'postgres') {
         return (work) => sequelize.transaction(work);

@@ -3,8 +3,7 @@ import Crypto from 'crypto';
 import type { Server } from '@hapi/hapi';
 
 import type { Family } from '../models/family';
-import { resourceNames, resources, type ResourceName } from '../models/resources';
-import { createRecord, updateRecord, type WriteContext } from '../plugins/records/writes';
+import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../models/resources';
 import { createApiKey } from './accounts/api-keys';
 import { createFamily, enableApi } from './accounts/families';
 import { createUser } from './accounts/users';
@@ -87,8 +86,7 @@ export interface DemoFamily {
 /** Creates a new demo family with the API on for every resource, a manager, a super-admin, a key with every operation and sample records (gallery items and documents with their files). */
 export async function seedDemoFamily(server: Server): Promise<DemoFamily> {
 
-    const services = server.app.services;
-    const { accounts } = services;
+    const { accounts } = server.app.services;
     const created = await createFamily(accounts, { name: 'The Demo Family', plan: 'family' });
     const family = await enableApi(accounts, created.family_long_id, resourceNames);
 
@@ -105,8 +103,9 @@ export async function seedDemoFamily(server: Server): Promise<DemoFamily> {
     });
 
     // Trusted seeding: createRecord writes each record with its change event, even where the API has no create route.
-    const context: WriteContext = { models: services.models, transaction: services.transaction, changeBus: services.changeBus, familyLongId: family.family_long_id };
-    const tree = await createRecord(context, resources.trees, { name: 'Müller–Álvarez', description: 'The Müllers of Köln and the Álvarez family of Sevilla and Madrid, joined in 1985.' });
+    const recordsApi = server.plugins.records;
+    const createRecord = (resource: ResourceDeclaration, values: Record<string, unknown>) => recordsApi.createRecord(family.family_long_id, resource, values);
+    const tree = await createRecord(resources.trees, { name: 'Müller–Álvarez', description: 'The Müllers of Köln and the Álvarez family of Sevilla and Madrid, joined in 1985.' });
     const personIds = {} as Record<PersonHandle, string>;
     for (const [handle, person] of Object.entries(demoPersons) as [PersonHandle, DemoPerson][]) {
         const { parents, spouse, ...values } = person;
@@ -114,16 +113,16 @@ export async function seedDemoFamily(server: Server): Promise<DemoFamily> {
             ...(parents ? { parent_1_id: personIds[parents[0]], parent_2_id: personIds[parents[1]] } : {}),
             ...(spouse ? { spouse_id: personIds[spouse] } : {})
         };
-        personIds[handle] = (await createRecord(context, resources.persons, { ...values, ...links, tree_id: tree.id })).id;
+        personIds[handle] = (await createRecord(resources.persons, { ...values, ...links, tree_id: tree.id })).id;
         if (spouse) {
-            await updateRecord(context, resources.persons, personIds[spouse], { spouse_id: personIds[handle] });
+            await recordsApi.updateRecord(family.family_long_id, resources.persons, personIds[spouse], { spouse_id: personIds[handle] });
         }
     }
 
     const withPerson = ({ person, ...values }: DemoRecord) => (person ? { ...values, person_id: personIds[person] } : values);
     for (const [name, records] of Object.entries(demoRecords)) {
         for (const record of records) {
-            await createRecord(context, resources[name as ResourceName], withPerson(record));
+            await createRecord(resources[name as ResourceName], withPerson(record));
         }
     }
 

@@ -10,12 +10,14 @@ import { LocalAuthEpoch } from '../gateway/local-auth-epoch';
 import { LastUsedTracker } from '../gateway/last-used';
 import { loadGatewayConfig } from '../gateway/policies/load';
 import { PolicyStore } from '../gateway/policies/policy-store';
+import type { GatewayConfig, RouteGroup } from '../gateway/policies/types';
 import { gatewayPolicies } from '../gateway/policy-chain';
 import { MemoryRateLimitStore } from '../gateway/rate-limit/memory-store';
 import { RedisRateLimitStore } from '../gateway/rate-limit/redis-store';
+import { groupOfPath } from '../gateway/route-groups';
 import { UsageMeter } from '../gateway/usage-meter';
 import { defineModels, type Models } from '../models';
-import { docsPlugin } from '../plugins/docs';
+import { docsPlugin, documentPathOf } from '../plugins/docs';
 import { filesPlugin } from '../plugins/files';
 import { formatsPlugin } from '../plugins/formats';
 import { fallbackFontProblem } from '../plugins/formats/pdf-fonts';
@@ -98,13 +100,13 @@ function logRequestError(log: Log, request: Request, detail: string, tags = ['re
  * because the database does not answer is no bug: a 503 to retry, logged in one line without a stack,
  * since during an outage every request fails so.
  */
-function errorCodes(log: Log) {
+function errorCodes(log: Log, referenceOf: (path: string) => string | undefined) {
 
     return (request: Request, h: ResponseToolkit) => {
 
         const response = request.response;
         if (Boom.isBoom(response)) {
-            const unrouted = unroutedAnswer(request, response);
+            const unrouted = unroutedAnswer(request, response, referenceOf);
             if (unrouted) {
                 return unrouted;
             }
@@ -132,6 +134,39 @@ function errorCodes(log: Log) {
         }
 
         return h.continue;
+    };
+}
+
+/** The plugins that serve a version of the family API, in the order a route group's `plugins` (gateway.yaml) are registered. */
+const apiPluginNames = ['records', 'files', 'stream', 'docs'] as const;
+type ApiPluginName = typeof apiPluginNames[number];
+
+/** The route groups that name plugins (gateway.yaml), each checked: plugins this deployment knows, under one path. */
+function groupsServedByPlugins(gatewayConfig: GatewayConfig): RouteGroup[] {
+
+    const served = gatewayConfig.routeGroups.filter((group) => group.plugins.length > 0);
+    for (const group of served) {
+        const unknown = group.plugins.filter((name) => !(apiPluginNames as readonly string[]).includes(name));
+        if (unknown.length > 0) {
+            throw new ConfigError(`gateway.yaml: route group "${group.name}" names unknown plugins ${unknown.join(', ')} (known: ${apiPluginNames.join(', ')})`);
+        }
+
+        if (group.paths.length !== 1) {
+            throw new ConfigError(`gateway.yaml: route group "${group.name}" names plugins, which are registered under one path: it has ${group.paths.length}`);
+        }
+    }
+
+    return served;
+}
+
+/** Where a client finds the API's paths: the reference of the route group `path` lies under, else of the first one with a reference. */
+function referenceFinder(gatewayConfig: GatewayConfig): (path: string) => string | undefined {
+
+    const documented = { routeGroups: gatewayConfig.routeGroups.filter((group) => group.plugins.includes('docs')) };
+    return (path) => {
+
+        const group = groupOfPath(path, documented) ?? documented.routeGroups[0];
+        return group && documentPathOf(group.paths[0]);
     };
 }
 
@@ -163,6 +198,9 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
 
     const config = options.config ?? configFromEnvironment();
     const log = options.log ?? consoleLog(false, config.logFormat);
+    // Read first: a gateway.yaml the service cannot serve stops it before anything is opened.
+    const gatewayConfig = loadGatewayConfig(config.gatewayConfig, Object.keys(gatewayPolicies));
+    groupsServedByPlugins(gatewayConfig);
     const trustedProxies = new TrustedProxies(config.trustedProxies);
     if (options.start) {
         checkFilesDirectory(config.filesDir);
@@ -223,7 +261,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         refuseUnreadableBody(request);
         return h.continue;
     });
-    server.ext('onPreResponse', errorCodes(log));
+    server.ext('onPreResponse', errorCodes(log, referenceFinder(gatewayConfig)));
     server.events.on({ name: 'request', channels: 'error' }, (request, event) => {
 
         logRequestError(log, request, (event.error as Error | undefined)?.stack ?? '');
@@ -244,7 +282,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
 
     // Should the service not start (a bad gateway.yaml, a port in use), what it started is stopped, so the process can end.
     try {
-        await registerPlugins(server, services, master);
+        await registerPlugins(server, services, master, gatewayConfig);
     }
     catch (error) {
         await server.stop();
@@ -264,12 +302,41 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     return server;
 }
 
+/**
+ * The plugins a route group names in gateway.yaml, registered for it: under its path (hapi's `routes.prefix`,
+ * or a `prefix` option for a plugin with routes outside it) and with its auth. A second version of the API
+ * is a second group, hence a second registration of each.
+ */
+async function registerApiPlugins(server: Server, services: Services, master: Buffer, gatewayConfig: GatewayConfig): Promise<void> {
+
+    const { config, log, models, transaction, policyStore, authEpoch, changeBus } = services;
+    const { publicBaseUrl } = config;
+    const storage = new LocalDiskStorage(config.filesDir);
+    const signingKey = derivedKey(master, 'signed-file-urls');
+    const served = groupsServedByPlugins(gatewayConfig);
+    const firstDocumented = served.find((group) => group.plugins.includes('docs'));
+    for (const group of served) {
+        const routeGroup = group.name;
+        const [prefix] = group.paths;
+        const register: Record<ApiPluginName, () => Promise<void>> = {
+            records: () => server.register({ plugin: recordsPlugin, options: { routeGroup, models, transaction, changeBus, publicBaseUrl, policyStore, log }, routes: { prefix } }),
+            // After records: it adds the upload routes and extends records' serialisation and deletion.
+            files: () => server.register({ plugin: filesPlugin, options: { routeGroup, prefix, models, transaction, log, storage, signingKey, publicBaseUrl, policyStore } }),
+            stream: () => server.register({ plugin: streamPlugin, options: { routeGroup, models, changeBus, authEpoch, policyStore, log }, routes: { prefix } }),
+            // Generates the reference from every route at start-up, so it may come in any order. The first reference's page is /docs.
+            docs: () => server.register({ plugin: docsPlugin, options: { gateway: gatewayConfig, routeGroup, prefix, pagePath: group === firstDocumented ? '/docs' : `/docs${prefix}`, policyStore, publicBaseUrl, log } })
+        };
+        for (const name of apiPluginNames.filter((known) => group.plugins.includes(known))) {
+            await register[name]();
+        }
+    }
+}
+
 /** Every plugin of the service, in the order their dependencies need. */
-async function registerPlugins(server: Server, services: Services, master: Buffer): Promise<void> {
+async function registerPlugins(server: Server, services: Services, master: Buffer, gatewayConfig: GatewayConfig): Promise<void> {
 
     const { config, log, sequelize, models, transaction, redis, redisOutage, policyStore, authEpoch, rateLimits, usageMeter, changeBus } = services;
     const pepper = services.accounts.pepper;
-    const gatewayConfig = loadGatewayConfig(config.gatewayConfig, Object.keys(gatewayPolicies));
     await server.register([
         {
             plugin: gatewayPlugin,
@@ -282,22 +349,10 @@ async function registerPlugins(server: Server, services: Services, master: Buffe
         },
         { plugin: healthPlugin, options: { sequelize, redis } },
         // Before records: the records routes accept the export formats the formats plugin offers.
-        { plugin: formatsPlugin, options: { log, pdfFallbackFonts: config.pdfFallbackFonts } },
-        { plugin: recordsPlugin, options: { models, transaction, changeBus, publicBaseUrl: config.publicBaseUrl, policyStore, log } },
-        // After records: it adds the upload routes and extends records' serialisation and deletion.
-        {
-            plugin: filesPlugin,
-            options: {
-                models, transaction, log,
-                storage: new LocalDiskStorage(config.filesDir),
-                signingKey: derivedKey(master, 'signed-file-urls'),
-                publicBaseUrl: config.publicBaseUrl,
-                policyStore
-            }
-        },
-        { plugin: streamPlugin, options: { models, changeBus, authEpoch, policyStore, log } },
-        // Generates the reference from every route at start-up, so it may come in any order.
-        { plugin: docsPlugin, options: { gateway: gatewayConfig, policyStore, publicBaseUrl: config.publicBaseUrl, log } },
+        { plugin: formatsPlugin, options: { log, pdfFallbackFonts: config.pdfFallbackFonts } }
+    ]);
+    await registerApiPlugins(server, services, master, gatewayConfig);
+    await server.register([
         // Provides the `site-session` auth strategy and CSRF protection: before any plugin whose routes use them.
         {
             plugin: sitePlugin,

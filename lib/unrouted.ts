@@ -6,7 +6,7 @@ import { isPercentEncodedUtf8 } from './query-string';
 
 const routedMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-// How hapi's router ranks a segment of a route's fingerprint ("/api/v1/events/?"), best first: literal text,
+// How hapi's router ranks a segment of a route's fingerprint ("/events/?"), best first: literal text,
 // text mixed with parameters ("{name}.{ext}"), a parameter, a wildcard.
 const segmentRank = (segment: string) => (segment === '#' ? 3 : segment === '?' ? 2 : segment.includes('?') ? 1 : 0);
 
@@ -21,7 +21,7 @@ function bySpecificity(a: string, b: string): number {
 
 /**
  * The methods the server's routes take at `path`; HEAD wherever GET, as hapi answers it. Only those of the most
- * specific route path that matches: `/api/v1/events/stream` takes GET alone, though PATCH finds `/api/v1/events/{id}` there.
+ * specific route path that matches: `/events/stream` takes GET alone, though PATCH finds `/events/{id}` there.
  */
 export function allowedMethods(server: Server, path: string): string[] {
 
@@ -40,8 +40,9 @@ export function allowedMethods(server: Server, path: string): string[] {
  * The answer to a request no route took, which hapi gives without a word of why; undefined for
  * any other. A path that takes other methods is a 405 naming them in `Allow` (RFC 9110 §15.5.6),
  * not a 404 a client would read as "no such record"; a path that is not percent-encoded UTF-8 says so.
+ * A 404 names the reference that lists the paths (`referenceOf`, by the request's path), if any.
  */
-export function unroutedAnswer(request: Request, response: Boom.Boom): Boom.Boom | undefined {
+export function unroutedAnswer(request: Request, response: Boom.Boom, referenceOf: (path: string) => string | undefined): Boom.Boom | undefined {
 
     // hapi's own not-found and bad-path routes have this method; every route of the service has a real one.
     if ((request.route.method as string) !== '_special') {
@@ -65,7 +66,8 @@ export function unroutedAnswer(request: Request, response: Boom.Boom): Boom.Boom
     const method = request.method.toUpperCase();
     const allowed = allowedMethods(request.server, request.path);
     if (allowed.length === 0) {
-        return apiError(404, 'not_found', `No route ${method} ${request.path}: /api/v1/openapi.json lists the API's paths.`);
+        const reference = referenceOf(request.path);
+        return apiError(404, 'not_found', `No route ${method} ${request.path}${reference ? `: ${reference} lists the API's paths` : ''}.`);
     }
 
     const error = apiError(405, 'method_not_allowed', `${request.path} does not take ${method}: it takes ${allowed.join(', ')}.`);

@@ -2,6 +2,9 @@ import { DataTypes, Model, type CreationOptional, type InferAttributes, type Inf
 
 export type AttemptTrigger = 'queue' | 'redeliver' | 'ping';
 
+/** A 2xx answer delivers; any other, a redirect included, does not. */
+export const isDelivered = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;
+
 /** One try at sending a delivery: the delivery log's rows. */
 export class WebhookAttempt extends Model<InferAttributes<WebhookAttempt>, InferCreationAttributes<WebhookAttempt>> {
     declare id: CreationOptional<number>;

@@ -260,6 +260,7 @@ export const gatewaySchema = Joi.object({
         description: Joi.string(),
         paths: uniqueStrings(absolutePath).min(1).required(),
         public_paths: uniqueStrings(absolutePath).default([]),
+        plugins: uniqueStrings().default([]),
         auth: Joi.object({
             scheme: Joi.string().required().valid(...authSchemeNames)
                 .messages({ 'any.only': `"{#value}" is not a known auth scheme (known: ${authSchemeNames.join(', ')})` })

@@ -196,6 +196,8 @@ export interface RouteGroup {
     paths: string[];
     /** Exact paths under `paths` served without this group's auth (the API reference). */
     public_paths: string[];
+    /** The plugins serving the group's routes, registered under its path (the deployment knows their names and checks them). */
+    plugins: string[];
     auth: { scheme: string };
     /** Run in this order for every request of the group. */
     policies: PolicyRef[];

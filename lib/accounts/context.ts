@@ -1,7 +1,7 @@
 import type { AuthEpoch } from '../../gateway/auth-epoch';
 import type { Policies } from '../../gateway/policies/types';
 import type { Models } from '../../models';
-import type { RunInTransaction } from '../../plugins/records/writes';
+import type { RunInTransaction } from '../database';
 
 /** What the account services (families, users, keys) work with; built once by the deployment. */
 export interface AccountsContext {

@@ -15,8 +15,13 @@ import { referencePage } from './reference-page';
 import './route-metadata';
 
 export interface DocsOptions {
-    /** The gateway's route groups: the reference documents every route under their paths. */
+    /** The gateway's route groups: the reference documents every route under the paths of its own. */
     gateway: GatewayConfig;
+    /** The route group documented, and the path its routes are under: the document is `<prefix>/openapi.json`. */
+    routeGroup: string;
+    prefix: string;
+    /** Where the same reference is a page for people (`/docs`). */
+    pagePath: string;
     /** The policies (scopes.yaml's query_operations, the aggregate resource): the reference follows their reloads. */
     policyStore: PolicyStore;
     publicBaseUrl: string;
@@ -25,15 +30,18 @@ export interface DocsOptions {
 
 const optionsSchema = Joi.object({
     gateway: Joi.object({ routeGroups: Joi.array().required() }).unknown().required(),
+    routeGroup: Joi.string().required(),
+    prefix: Joi.string().pattern(/^\/.*[^/]$/).required(),
+    pagePath: Joi.string().pattern(/^\//).required(),
     policyStore: Joi.object().required(),
     publicBaseUrl: Joi.string().uri().required(),
     log: Joi.function().required()
 });
 
-/** Listed in gateway.yaml's public_paths: the reference is readable without a key. */
-const documentPath = '/api/v1/openapi.json';
-const pagePath = '/docs';
 const cacheSeconds = 300;
+
+/** Where the reference of the route group under `prefix` is: listed in the group's public_paths, readable without a key. */
+export const documentPathOf = (prefix: string) => `${prefix}/openapi.json`;
 
 interface Served {
     body: string;
@@ -44,17 +52,21 @@ interface Served {
 const served = (body: string, type: string): Served => ({ body, type, etag: Crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27) });
 
 /**
- * The API reference: the OpenAPI 3.1 document at /api/v1/openapi.json and the same
- * as a page at /docs. Both are generated at start-up, when every plugin's routes are
- * registered, and again when the policies reload; clients revalidate them with the ETag.
+ * The API reference of one route group: the OpenAPI 3.1 document at <prefix>/openapi.json
+ * (listed in the group's public_paths: readable without a key) and the same as a page at
+ * `pagePath`. Both are generated at start-up, when every plugin's routes are registered, and
+ * again when the policies reload; clients revalidate them with the ETag. A second version of
+ * the API is a second registration, with a reference of its own.
  */
 export const docsPlugin: Plugin<DocsOptions> = {
     name: 'docs',
     // The fields the records plugin's extensions add to records belong in their schemas.
     dependencies: ['records'],
+    multiple: true,
     register(server, options) {
 
         Joi.assert(options, optionsSchema, 'docs plugin options');
+        const documentPath = documentPathOf(options.prefix);
         const pkg = JSON.parse(Fs.readFileSync(Path.join(projectRoot, 'package.json'), 'utf8')) as { version: string; description: string };
         let reference: { document: Served; page: Served } | undefined;
 
@@ -62,6 +74,7 @@ export const docsPlugin: Plugin<DocsOptions> = {
 
             const document = openApiDocument(server.table(), {
                 gateway: options.gateway,
+                routeGroup: options.routeGroup,
                 scopes: options.policyStore.current().scopes,
                 publicBaseUrl: options.publicBaseUrl,
                 title: 'Family Records API',
@@ -124,7 +137,7 @@ export const docsPlugin: Plugin<DocsOptions> = {
                     validate,
                     tags: ['api', 'reference'],
                     description: 'This reference, as an OpenAPI 3.1 document',
-                    notes: 'Public: no API key needed. The same reference for people is at /docs.',
+                    notes: `Public: no API key needed. The same reference for people is at ${options.pagePath}.`,
                     plugins: {
                         docs: {
                             responses: {
@@ -138,7 +151,7 @@ export const docsPlugin: Plugin<DocsOptions> = {
             },
             {
                 method: 'GET',
-                path: pagePath,
+                path: options.pagePath,
                 handler: serve((generated) => generated.page),
                 options: { auth: false, cache, response, validate, description: 'The API reference for people' }
             }

@@ -14,6 +14,8 @@ import { authSchemeOf } from './security';
 
 export interface ReferenceContext {
     gateway: GatewayConfig;
+    /** The route group documented: routes under another group's paths belong to another reference. */
+    routeGroup: string;
     scopes: ScopesPolicy;
     publicBaseUrl: string;
     title: string;
@@ -40,15 +42,15 @@ function byPathThenMethod(one: RequestRoute, other: RequestRoute): number {
 }
 
 /**
- * Whether the reference documents `route`, and under which route group: every route under a
- * group's paths, and a route outside them that declares `plugins.docs` (the signed file URLs),
- * which must then be public: outside the groups there is no key scheme to describe. The rest
- * (the hosted site, /docs, the health probes) is for people and operators, not API clients.
+ * Whether the reference of `routeGroup` documents `route`, and under which route group: every route
+ * under the group's paths, and a route outside every group that declares `plugins.docs` (the signed
+ * file URLs), which must then be public: outside the groups there is no key scheme to describe. The
+ * rest (the hosted site, /docs, the health probes) is for people and operators, not API clients.
  */
-function documentedUnder(route: RequestRoute, gateway: GatewayConfig): { group?: RouteGroup } | undefined {
+function documentedUnder(route: RequestRoute, gateway: GatewayConfig, routeGroup: string): { group?: RouteGroup } | undefined {
 
     const group = groupOfPath(route.path, gateway);
-    if (route.method === '*' || (!group && !route.settings.plugins?.docs)) {
+    if (route.method === '*' || (group && group.name !== routeGroup) || (!group && !route.settings.plugins?.docs)) {
         return undefined;
     }
 
@@ -71,7 +73,7 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
     const tags = new Set<string>(resourceNames);
     const answered = new Set<ErrorCode>();
     for (const route of [...routes].sort(byPathThenMethod)) {
-        const documented = documentedUnder(route, context.gateway);
+        const documented = documentedUnder(route, context.gateway, context.routeGroup);
         if (!documented) {
             continue;
         }
@@ -93,7 +95,7 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
         components: {
             schemas: { Error: errorSchema(answered), ...recordSchemas(context.addedFields) },
             headers: responseHeaders,
-            securitySchemes: Object.fromEntries(context.gateway.routeGroups.map((group) => [group.name, authSchemeOf(group).securityScheme]))
+            securitySchemes: Object.fromEntries(context.gateway.routeGroups.filter((group) => group.name === context.routeGroup).map((group) => [group.name, authSchemeOf(group).securityScheme]))
         }
     };
 }

@@ -1,5 +1,5 @@
+import { fieldSchema } from '../../lib/field-schemas';
 import { isWritable, resourceNames, resources, systemFields, type FieldDeclaration, type ResourceDeclaration, type ResourceName } from '../../models/resources';
-import { fieldSchema } from '../records/field-schemas';
 import { jsonSchemaOf } from './json-schema';
 import type { JsonSchema } from './openapi-types';
 

@@ -1,3 +1,5 @@
+import type { PluginProperties } from '@hapi/hapi';
+
 import type { PolicyStore } from '../../gateway/policies/policy-store';
 import type { Policies } from '../../gateway/policies/types';
 import type { Log } from '../../lib/logger';
@@ -5,9 +7,16 @@ import type { Services } from '../../lib/services';
 import type { FileStorage } from '../../lib/storage';
 import type { Models } from '../../models';
 import { resourceNames, resources } from '../../models/resources';
-import type { RecordsApi } from '../records';
+
+/** The records plugin's API (`server.plugins.records`), known through hapi's types rather than the plugin's files. */
+export type RecordsApi = PluginProperties['records'];
+/** What a create takes besides the record's values: the records plugin's create options. */
+export type CreateOptions = NonNullable<Parameters<RecordsApi['createRecord']>[3]>;
 
 export interface FilesOptions {
+    /** The gateway route group whose auth the upload and download routes use, and the path they are under (`/api/v1`). */
+    routeGroup: string;
+    prefix: string;
     models: Models;
     transaction: Services['transaction'];
     storage: FileStorage;

@@ -6,7 +6,7 @@ import type { FilesContext } from './context';
 import { signedFileUrl } from './signed-urls';
 
 /**
- * `GET /api/v1/documents/{id}/file`: a redirect to a signed URL that works for seconds.
+ * `GET <prefix>/documents/{id}/file`: a redirect to a signed URL that works for seconds.
  * The only way to a document's bytes: the key's scopes are checked here, by the gateway,
  * and the short-lived URL carries no key.
  */

@@ -31,14 +31,14 @@ declare module '@hapi/hapi' {
     }
 }
 
-const group = 'family-api';
-
 // Room for JSON around the base64 (which is 4/3 of the file) and the record's other fields.
 const ENVELOPE_BYTES = 64 * 1024;
 // Large files on slow connections take a while to arrive (hapi's default is 10 s).
 const UPLOAD_TIMEOUT_MS = 5 * 60 * 1000;
 
 const optionsSchema = Joi.object({
+    routeGroup: Joi.string().required(),
+    prefix: Joi.string().pattern(/^\/.*[^/]$/).required(),
     signingKey: Joi.binary().min(32).required(),
     publicBaseUrl: Joi.string().uri({ scheme: ['http', 'https'] }).required()
 }).unknown();
@@ -53,8 +53,6 @@ function maxUploadBodyBytes(context: FilesContext): number {
     return base64 + Math.ceil(base64 / 32) + ENVELOPE_BYTES;
 }
 
-const uploadRouteId = (resource: string) => `files.upload.${resource}`;
-
 // What the reference says of an upload's 413 and 415: the body's limits, and the file's.
 const uploadErrorTexts = {
     too_large: 'The body is larger than the route accepts, or the file larger than the family\'s plan accepts.',
@@ -66,11 +64,10 @@ function uploadRoutes(context: FilesContext): ServerRoute[] {
     const { idempotentCreateDocs } = context.records;
     return fileResourceNames.map((name) => ({
         method: 'POST',
-        path: `/api/v1/${name}`,
+        path: `${context.prefix}/${name}`,
         handler: uploadHandler(resources[name], context),
         options: {
-            id: uploadRouteId(name),
-            auth: group,
+            auth: context.routeGroup,
             plugins: { gateway: { resource: name, operation: 'create' }, docs: { ...idempotentCreateDocs, errors: ['quota_exceeded'], errorTexts: uploadErrorTexts } },
             tags: ['api', name],
             description: `Upload a ${resources[name].singular}: the file (base64) and its fields`,
@@ -83,25 +80,18 @@ function uploadRoutes(context: FilesContext): ServerRoute[] {
 /**
  * Uploads of gallery items and documents, their storage and quotas, the signed URLs that
  * serve them, and the periodic removal of stored files no record holds. Builds on the
- * records plugin through `server.plugins.records`.
+ * records plugin through `server.plugins.records`. A second version of the API is a second
+ * registration, which adds its upload and download routes; the signed URLs, the removal
+ * and the records' extensions serve every version, and come with the first.
  */
 export const filesPlugin: Plugin<FilesOptions> = {
     name: 'files',
+    multiple: true,
     dependencies: ['records'],
     register(server, options) {
 
         Joi.assert(options, optionsSchema, 'files plugin options');
         const context: FilesContext = { ...options, records: server.plugins.records, policies: () => options.policyStore.current() };
-        const tasks = new FilesTasks(context);
-
-        server.expose({
-            sweepUnreferencedFiles: () => tasks.sweep(),
-            storeFile: (owner, resource, file) => storeFile(context, owner, resources[resource], file)
-        } satisfies FilesApi);
-        // Only while the server runs (not in the CLI); stopped before the database closes.
-        server.ext('onPostStart', () => tasks.start());
-        server.ext('onPreStop', () => tasks.stop());
-
         server.route(withBodyChecks(uploadRoutes(context)));
         // hapi reads a route's payload settings at each request but has no call to change them, so a
         // reload sets the new limit on the upload routes' settings: a raised plan limit needs no restart.
@@ -109,7 +99,7 @@ export const filesPlugin: Plugin<FilesOptions> = {
 
             const maxBytes = maxUploadBodyBytes(context);
             for (const name of fileResourceNames) {
-                server.lookup(uploadRouteId(name))!.settings.payload!.maxBytes = maxBytes;
+                server.match('POST', `${options.prefix}/${name}`)!.settings.payload!.maxBytes = maxBytes;
             }
         };
 
@@ -117,10 +107,10 @@ export const filesPlugin: Plugin<FilesOptions> = {
         server.ext('onPostStop', () => options.policyStore.removeListener('reloaded', followPlans));
         server.route({
             method: 'GET',
-            path: '/api/v1/documents/{id}/file',
+            path: `${options.prefix}/documents/{id}/file`,
             handler: documentFileHandler(context),
             options: {
-                auth: group,
+                auth: options.routeGroup,
                 plugins: {
                     gateway: { resource: 'documents', operation: 'read' },
                     docs: { responses: { 302: { description: 'The file is at the signed URL in Location, valid for seconds (policies/files.yaml).', headers: { Location: { description: 'Signed URL serving the file.', required: true, schema: { type: 'string', format: 'uri' } } } } } }
@@ -130,6 +120,21 @@ export const filesPlugin: Plugin<FilesOptions> = {
                 validate: { ...context.records.recordIdValidation(resources.documents), query: Joi.object({}) }
             }
         });
+
+        // What serves every version is the first registration's.
+        if (server.plugins.files) {
+            return;
+        }
+
+        const tasks = new FilesTasks(context);
+        server.expose({
+            sweepUnreferencedFiles: () => tasks.sweep(),
+            storeFile: (owner, resource, file) => storeFile(context, owner, resources[resource], file)
+        } satisfies FilesApi);
+        // Only while the server runs (not in the CLI); stopped before the database closes.
+        server.ext('onPostStart', () => tasks.start());
+        server.ext('onPreStop', () => tasks.stop());
+
         server.route({
             method: 'GET',
             path: '/files/{token}',
@@ -140,7 +145,7 @@ export const filesPlugin: Plugin<FilesOptions> = {
                 plugins: { docs: serveFileDocs },
                 tags: ['api', 'files'],
                 description: 'The bytes of a file, through a signed, expiring URL',
-                notes: 'The API hands out these URLs: a gallery item\'s `url`, and the redirect of `GET /api/v1/documents/{id}/file`. The URL is the credential: no API key is needed, and it works until it expires.',
+                notes: `The API hands out these URLs: a gallery item's \`url\`, and the redirect of \`GET ${options.prefix}/documents/{id}/file\`. The URL is the credential: no API key is needed, and it works until it expires.`,
                 // Ranges are served straight from storage, not by hapi cutting the whole file.
                 response: { ranges: false },
                 validate: { params: Joi.object({ token: Joi.string().max(1000).required().description('The signed grant: which file, until when.') }), query: Joi.object({}) }

@@ -2,7 +2,6 @@ import Crypto from 'crypto';
 
 import { apiError } from '../../lib/errors';
 import { sameBytes } from '../../lib/same-bytes';
-import type { RecordRow } from '../records/serialize';
 import type { FilesContext } from './context';
 
 /** What a signed file URL grants: one record's file, until `expiresAt` (unix seconds). */
@@ -56,7 +55,7 @@ export function linkExpiry(nowSeconds: number, lifetime: number): number {
 }
 
 /** A signed URL serving the file of `record`, valid for up to the resource's `signed_url_seconds` (policies/files.yaml; linkExpiry() says how long). */
-export function signedFileUrl(context: FilesContext, resource: string, record: RecordRow): { url: string; expiresAt: Date } {
+export function signedFileUrl(context: FilesContext, resource: string, record: Readonly<Record<string, unknown>>): { url: string; expiresAt: Date } {
 
     const lifetime = context.policies().files.resources.find((entry) => entry.name === resource)!.signed_url_seconds;
     const grant: FileGrant = { resource, id: record.id as string, storageKey: record.storage_key as string, expiresAt: linkExpiry(nowInSeconds(), lifetime) };

@@ -1,8 +1,7 @@
 import { fileTitleField, maxCharactersOf, type ResourceDeclaration } from '../../models/resources';
 import type { ResourceRecord } from '../../models/resource-record';
-import type { CreateOptions } from '../records/writes';
 import { holdBlob, releaseBlob } from './blobs';
-import type { FilesContext } from './context';
+import type { CreateOptions, FilesContext } from './context';
 import { fileNameOf, titleOfFile } from './file-name';
 import { acceptedMediaType } from './media-types';
 import { assertUploadSize, assertWithinQuota, lockFamilyStorage, storageUsed } from './quota';

@@ -38,7 +38,7 @@ export function uploadPayloadSchema(metadata: Joi.ObjectSchema): Joi.ObjectSchem
 }
 
 /**
- * `POST /api/v1/gallery|documents`: decodes the file (its size checked first, against the
+ * `POST <prefix>/gallery|documents`: decodes the file (its size checked first, against the
  * plan's limit), then stores it and creates its record (store-file.ts), once per `Idempotency-Key`.
  */
 export function uploadHandler(resource: ResourceDeclaration, context: FilesContext) {
@@ -55,7 +55,7 @@ export function uploadHandler(resource: ResourceDeclaration, context: FilesConte
             create: (createOptions) => storeFile(context, owner, resource, { data, originalName, declaredType, metadata }, createOptions),
             answerOf: (record) => ({
                 body: { data: context.records.serialize(resource, record) },
-                location: `${context.publicBaseUrl}/api/v1/${resource.name}/${encodeURIComponent(record.id)}`
+                location: `${context.publicBaseUrl}${context.prefix}/${resource.name}/${encodeURIComponent(record.id)}`
             })
         });
     };

@@ -1,6 +1,6 @@
 import type { ResourceRecord } from '../../models/resource-record';
 import type { ResourceName } from '../../models/resources';
-import type { RecordRow, SerializedRecord } from './serialize';
+import type { RecordRow, SerializedRecord } from './serialized-record';
 
 /**
  * What another plugin adds to a resource of the records API, through

@@ -5,6 +5,7 @@ import { preconditionsOf } from '../../lib/preconditions';
 import { unmodified } from '../../lib/unmodified';
 import { resourceNames, resources, type ResourceDeclaration } from '../../models/resources';
 import { apiCredentials, effectiveResources } from '../../gateway/scopes';
+import type { RecordsContext } from './context';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { ListOptions } from './list-sql';
 import { listedRecords } from './listed-records';
@@ -16,7 +17,6 @@ import type { RecordExtensions } from './extensions';
 import { createOnce } from './idempotency';
 import { serializeRecord } from './serialize';
 import { createRecord, deleteRecord, updateRecord, type WriteContext } from './writes';
-import type { RecordsContext } from '.';
 
 type Direction = 'asc' | 'desc';
 
@@ -62,7 +62,7 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
         return { body: { data, meta: { resource: resource.name, count: data.length, next_cursor: nextCursor } }, nextCursor };
     };
 
-    const recordUrl = (id: string) => `${options.publicBaseUrl}/api/v1/${resource.name}/${encodeURIComponent(id)}`;
+    const recordUrl = (id: string) => `${options.publicBaseUrl}${options.prefix}/${resource.name}/${encodeURIComponent(id)}`;
 
     return {
         async list(request: Request, h: ResponseToolkit) {
@@ -132,7 +132,7 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
     };
 }
 
-/** `GET /api/v1/all`: every resource in the key's scope, each searched and ordered alike. */
+/** `GET <prefix>/all`: every resource in the key's scope, each searched and ordered alike. */
 export function aggregateHandler(options: RecordsContext) {
 
     const sources = resourceNames.map((name) => ({ pages: recordSource(resources[name], options, options.extensions), exports: recordSource(resources[name], options) }));

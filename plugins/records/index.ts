@@ -1,42 +1,29 @@
 import type { Plugin, PluginSpecificConfiguration, Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
-import type { PolicyStore } from '../../gateway/policies/policy-store';
-import type { ChangeBus } from '../../lib/change-bus';
-import type { Log } from '../../lib/logger';
 import { withBodyChecks } from '../../lib/request-bodies';
-import type { Models } from '../../models';
 import type { ResourceRecord } from '../../models/resource-record';
 import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
+import type { RecordsContext, RecordsOptions } from './context';
 import { RecordExtensions, type AddedField, type RecordExtension } from './extensions';
 import { formatNegotiation } from './format-negotiation';
 import { aggregateHandler, resourceHandlers } from './handlers';
 import { createOnce, idempotencyKeysCleanup, idempotentCreateDocs, type Creation } from './idempotency';
-import { listReader, type ListReader } from './list-readers';
+import { listReader } from './list-readers';
 import { recordIdValidation } from './record-ids';
 import { aggregateQuerySchema, createPayloadSchema, listQuerySchema, updatePayloadSchema } from './schemas';
-import { serializeRecord, type SerializedRecord } from './serialize';
-import { createRecord, type CreateOptions, type RunInTransaction } from './writes';
-
-export interface RecordsOptions {
-    models: Models;
-    transaction: RunInTransaction;
-    changeBus: ChangeBus;
-    publicBaseUrl: string;
-    /** The schedule of the idempotency keys' cleanup (policies/records.yaml). */
-    policyStore: PolicyStore;
-    log: Log;
-}
-
-/** The options, plus what other plugins added through `extend()` and the list reader: what the handlers work with. */
-export type RecordsContext = RecordsOptions & { extensions: RecordExtensions; lists: ListReader };
+import { serializeRecord } from './serialize';
+import type { SerializedRecord } from './serialized-record';
+import { createRecord, updateRecord, type CreateOptions, type WriteContext } from './writes';
 
 /**
  * What the records plugin offers other plugins (`server.plugins.records`), so they
  * create and show records its way without reaching into its files.
  */
 export interface RecordsApi {
-    /** Adds response-time values and after-delete work to a resource. */
+    /** What other plugins added to the resources; shared by every registration (version) of the API. */
+    readonly extensions: RecordExtensions;
+    /** Adds response-time values and after-delete work to a resource, in every registration (version) of the API. */
     extend(resource: ResourceName, extension: RecordExtension): void;
     /** The fields other plugins' extensions may add to the resource's records, for the API reference. */
     addedFields(resource: ResourceName): Record<string, AddedField>;
@@ -46,6 +33,8 @@ export interface RecordsApi {
     createPayloadSchema(resource: ResourceDeclaration): Joi.ObjectSchema;
     /** Creates a record and its change event in one transaction. */
     createRecord(familyLongId: string, resource: ResourceDeclaration, values: Record<string, unknown>, options?: CreateOptions): Promise<ResourceRecord>;
+    /** Changes a record's fields and writes its change event in one transaction. */
+    updateRecord(familyLongId: string, resource: ResourceDeclaration, id: string, changes: Record<string, unknown>): Promise<ResourceRecord>;
     /** A record as the JSON API shows it, extensions included. */
     serialize(resource: ResourceDeclaration, record: ResourceRecord): SerializedRecord;
     /** Answers a create route's request once per `Idempotency-Key`, replaying that answer to a retry (idempotency.ts). */
@@ -65,8 +54,6 @@ type ListFormats = (resource: ResourceDeclaration) => string[];
 
 /** The route extensions that pick one of these formats by the Accept header (format-negotiation.ts). */
 type Negotiation = (formats: readonly string[]) => ReturnType<typeof formatNegotiation>;
-
-const group = 'family-api';
 const jsonBody = { parse: true, allow: 'application/json', maxBytes: 1024 * 1024 } as const;
 /*
  * How lists compress when the client accepts it: zlib's fastest level. A large export's
@@ -80,9 +67,9 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsCont
 
     const resource = resources[name];
     const handlers = resourceHandlers(resource, options);
-    const base = `/api/v1/${name}`;
+    const base = `/${name}`;
     // `docs`: what the API reference cannot tell from the route itself, the conditional request headers its handler answers.
-    const declare = (operation: string, docs?: PluginSpecificConfiguration['docs']) => ({ auth: group, plugins: { gateway: { resource: name, operation }, ...(docs ? { docs } : {}) }, tags: ['api', name] });
+    const declare = (operation: string, docs?: PluginSpecificConfiguration['docs']) => ({ auth: options.routeGroup, plugins: { gateway: { resource: name, operation }, ...(docs ? { docs } : {}) }, tags: ['api', name] });
     const writePreconditions = { headers: ['If-Match', 'If-Unmodified-Since'] } as const;
     const oneRecord = recordIdValidation(resource);
 
@@ -100,44 +87,65 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsCont
     return routes;
 }
 
-/** The family records API v1: the eight resources and the aggregate `all`. */
+const optionsSchema = Joi.object({
+    routeGroup: Joi.string().required(),
+    publicBaseUrl: Joi.string().uri({ scheme: ['http', 'https'] }).required()
+}).unknown();
+
+/**
+ * The family records API: the eight resources and the aggregate `all`, under the registration's
+ * `routes.prefix` and authenticated by its `routeGroup`. A second version of the API is a second
+ * registration; what serves the whole server (the API other plugins use, their extensions, the
+ * idempotency keys' cleanup) is made by the first and shared by the others.
+ */
 export const recordsPlugin: Plugin<RecordsOptions> = {
     name: 'records',
+    multiple: true,
     dependencies: ['formats'],
     register(server, registered) {
 
+        Joi.assert(registered, optionsSchema, 'records plugin options');
         const formats = server.plugins.formats;
         if (!formats) {
             throw new Error('The records plugin renders exports through the formats plugin: register formats before records');
         }
 
+        const first = server.plugins.records as RecordsApi | undefined;
+        const prefix = server.realm.modifiers.route.prefix ?? '';
         const listFormats: ListFormats = (resource) => ['json', ...formats.exportFormatsOf(resource)];
         const aggregateFormats = [...new Set(resourceNames.flatMap((name) => listFormats(resources[name])))];
         const negotiation: Negotiation = (names) => formatNegotiation(Object.fromEntries(names.map((format) => [format, format === 'json' ? 'application/json' : formats.mediaTypeOf(format)])));
-        const options: RecordsContext = { ...registered, extensions: new RecordExtensions(), lists: listReader(registered.models.Family.sequelize!) };
+        const options: RecordsContext = { ...registered, prefix, extensions: first?.extensions ?? new RecordExtensions(), lists: listReader(registered.models.Family.sequelize!) };
         // Added before the deployment's own onPostStop, which closes the database: hapi runs them in that order.
         server.ext('onPostStop', () => options.lists.close());
-        // Only while the server runs (not in the CLI); stopped before the database closes.
-        const cleanup = idempotencyKeysCleanup(registered.models, registered.policyStore, registered.log);
-        server.ext('onPostStart', () => cleanup.start());
-        server.ext('onPreStop', () => cleanup.stop());
         for (const name of resourceNames) {
             server.route(withBodyChecks(resourceRoutes(name, options, listFormats, negotiation)));
         }
 
         server.route({
             method: 'GET',
-            path: '/api/v1/all',
+            path: '/all',
             handler: aggregateHandler(options),
-            options: { auth: group, plugins: { gateway: { resource: 'all', operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', compression: listCompression, ext: negotiation(aggregateFormats), validate: { query: aggregateQuerySchema(aggregateFormats) } }
+            options: { auth: registered.routeGroup, plugins: { gateway: { resource: 'all', operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', compression: listCompression, ext: negotiation(aggregateFormats), validate: { query: aggregateQuerySchema(aggregateFormats, `${prefix}/all`) } }
         });
 
+        if (first) {
+            return;
+        }
+
+        // Only while the server runs (not in the CLI); stopped before the database closes.
+        const cleanup = idempotencyKeysCleanup(registered.models, registered.policyStore, registered.log);
+        server.ext('onPostStart', () => cleanup.start());
+        server.ext('onPreStop', () => cleanup.stop());
+        const writeContext = (familyLongId: string): WriteContext => ({ models: options.models, transaction: options.transaction, changeBus: options.changeBus, familyLongId });
         const api: RecordsApi = {
+            extensions: options.extensions,
             extend: (resource, extension) => options.extensions.add(resource, extension),
             addedFields: (resource) => options.extensions.addedFields(resource),
             recordIdValidation,
             createPayloadSchema,
-            createRecord: (familyLongId, resource, values, createOptions) => createRecord({ models: options.models, transaction: options.transaction, changeBus: options.changeBus, familyLongId }, resource, values, createOptions),
+            createRecord: (familyLongId, resource, values, createOptions) => createRecord(writeContext(familyLongId), resource, values, createOptions),
+            updateRecord: (familyLongId, resource, id, changes) => updateRecord(writeContext(familyLongId), resource, id, changes),
             serialize: (resource, record) => serializeRecord(resource, record, options.extensions),
             createOnce: (request, h, creation) => createOnce(options.models, request, h, creation),
             idempotentCreateDocs

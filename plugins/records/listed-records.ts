@@ -3,7 +3,7 @@ import { timestampFields } from './cursor';
 import type { RecordExtensions } from './extensions';
 import type { ListReader } from './list-readers';
 import { listColumns, type Statement } from './list-sql';
-import type { RecordRow, SerializedRecord } from './serialize';
+import type { RecordRow, SerializedRecord } from './serialized-record';
 import { sqlDialects } from './sql-dialects';
 
 /**

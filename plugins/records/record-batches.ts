@@ -1,7 +1,8 @@
 import type { ResourceDeclaration } from '../../models/resources';
 import type { Cursor } from './cursor';
 import { listStatement, type ListOptions, type Statement } from './list-sql';
-import { sortValue, type SerializedRecord } from './serialize';
+import { sortValue } from './serialize';
+import type { SerializedRecord } from './serialized-record';
 
 /** How many records an export reads per query: small enough to stream, large enough to be cheap. */
 export const exportBatchSize = 2000;

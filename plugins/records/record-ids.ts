@@ -3,12 +3,8 @@ import type { RouteOptionsValidate } from '@hapi/hapi';
 import Joi from 'joi';
 
 import { apiError, failedValidationPart } from '../../lib/errors';
-import { recordIdPattern } from '../../lib/ids';
+import { recordIdSchema } from '../../lib/field-schemas';
 import type { ResourceDeclaration } from '../../models/resources';
-
-/** An id of the resource's records, of the shape `recordId()` gives them. Reference fields and `{id}` path parameters. */
-export const recordIdSchema = (resource: ResourceDeclaration): Joi.StringSchema =>
-    Joi.string().pattern(recordIdPattern(resource.idPrefix), `id of a ${resource.singular}`);
 
 /** The family has no such record: unknown, another family's or no id at all, the answer is the same (DESIGN.md §4). */
 export const recordNotFound = (resource: ResourceDeclaration, id: string): Boom => apiError(404, 'not_found', `No ${resource.singular} ${id}.`);

@@ -1,7 +1,7 @@
 import type { ResourceDeclaration } from '../../models/resources';
 import type { ListReader } from './list-readers';
 import { recordLinesStatement, type ListOptions } from './list-sql';
-import type { SerializedRecord } from './serialize';
+import type { SerializedRecord } from './serialized-record';
 import { recordSeparator } from './sql-dialects';
 
 /** One keyset page as the database wrote its JSON: the records, one a line, without brackets. */

@@ -1,10 +1,10 @@
 import Joi from 'joi';
 
-import { fieldNamesWhere, isWritable, type ResourceDeclaration } from '../../models/resources';
-import { longestCursorLength } from './cursor';
-import { fieldSchema, filterSchema } from './field-schemas';
+import { fieldSchema, filterSchema } from '../../lib/field-schemas';
 import { storableText } from '../../lib/storable-text';
 import { stringOfAtMost } from '../../lib/text-length';
+import { fieldNamesWhere, isWritable, type ResourceDeclaration } from '../../models/resources';
+import { longestCursorLength } from './cursor';
 
 export const maxPageSize = 100;
 export const defaultPageSize = 25;
@@ -79,8 +79,8 @@ export function listQuerySchema(resource: ResourceDeclaration, formats: readonly
     return schema.messages({ 'object.unknown': `{{#label}} is not allowed: the query parameters are format, search, sort, direction, limit, cursor and filter[field] with field one of ${filterable}` });
 }
 
-/** The aggregate `all`: search and order apply to every resource; a record limit per resource (no maximum for exports). */
-export function aggregateQuerySchema(formats: readonly string[]): Joi.ObjectSchema {
+/** The aggregate `all` at `path`: search and order apply to every resource; a record limit per resource (no maximum for exports). */
+export function aggregateQuerySchema(formats: readonly string[], path: string): Joi.ObjectSchema {
 
     return Joi.object({
         format: Joi.string().valid(...formats),
@@ -88,7 +88,7 @@ export function aggregateQuerySchema(formats: readonly string[]): Joi.ObjectSche
         sort: Joi.string().valid('created_at', 'updated_at'),
         direction: Joi.string().valid('asc', 'desc'),
         limit: limitParameter(maxAggregatePerResource, maxAggregatePerResource)
-    }).messages({ 'object.unknown': '{{#label}} is not a query parameter of /api/v1/all' });
+    }).messages({ 'object.unknown': `{{#label}} is not a query parameter of ${path}` });
 }
 
 /** The filters of a validated list query, by field name. */

@@ -1,10 +1,8 @@
 import type { ResourceRecord } from '../../models/resource-record';
 import type { ResourceDeclaration } from '../../models/resources';
 import type { RecordExtensions } from './extensions';
+import type { RecordRow, SerializedRecord } from './serialized-record';
 
-export type SerializedRecord = Record<string, unknown> & { id: string };
-/** A record's columns as plain values (a model instance's plain copy, or a listed record's columns). */
-export type RecordRow = Readonly<Record<string, unknown>>;
 
 /**
  * A model instance as the API shows it: its declared fields and the system fields, never the

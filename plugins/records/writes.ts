@@ -1,5 +1,6 @@
 import { Op, type Transaction } from 'sequelize';
 
+import type { RunInTransaction } from '../../lib/database';
 import { openFamilyChangeLog, type ChangeBus, type FamilyChangeLog } from '../../lib/change-bus';
 import { revisionEntity } from '../../lib/entity-tags';
 import { apiError } from '../../lib/errors';
@@ -11,8 +12,6 @@ import { resourceNames, resources, type ResourceDeclaration } from '../../models
 import { assertLifeDates, type LifeDates } from './person-dates';
 import { assertPersonLinks, type PersonLinks } from './person-links';
 import { recordNotFound } from './record-ids';
-
-export type RunInTransaction = <T>(work: (transaction: Transaction) => Promise<T>) => Promise<T>;
 
 export interface WriteContext {
     models: Models;

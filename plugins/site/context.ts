@@ -3,7 +3,14 @@ import type { RateLimitStore } from '../../gateway/rate-limit/types';
 import type { AccountsContext } from '../../lib/accounts/context';
 import type { Log } from '../../lib/logger';
 import type { Models } from '../../models';
-import type { TwoFactorKeys } from './two-factor';
+
+/** The keys two-factor sign-in works with, derived from the master secret by the deployment. */
+export interface TwoFactorKeys {
+    /** Encrypts TOTP secrets at rest (AES-256-GCM): the server must read them back, so they cannot be hashed. */
+    totpSecrets: Buffer;
+    /** Keys the recovery-code hashes. */
+    recoveryCodes: Buffer;
+}
 
 /** What the site's routes work with: the plugin's options, checked at registration. */
 export interface SiteContext {

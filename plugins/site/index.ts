@@ -5,7 +5,7 @@ import { withBodyChecks } from '../../lib/request-bodies';
 import { accountRoutes } from './account-routes';
 import { adminRoutes } from './admin';
 import { assetRoutes } from './assets';
-import { assertCsrfChecked, declareCsrfCookie, withCsrfCheck } from './csrf';
+import { assertCsrfChecked, declareCsrfCookie, withCsrfCheck } from '../../lib/csrf';
 import { apiAccessRoutes } from './manage/api-access-routes';
 import { keyRoutes } from './manage/key-routes';
 import { webhookRoutes } from './manage/webhook-routes';

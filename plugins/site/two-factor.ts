@@ -18,14 +18,6 @@ const recoveryCodeCount = 10;
 // No 0/o, 1/l/i: a code copied from paper is read right.
 const recoveryAlphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
 
-/** The keys two-factor sign-in works with, derived from the master secret by the deployment. */
-export interface TwoFactorKeys {
-    /** Encrypts TOTP secrets at rest (AES-256-GCM): the server must read them back, so they cannot be hashed. */
-    totpSecrets: Buffer;
-    /** Keys the recovery-code hashes. */
-    recoveryCodes: Buffer;
-}
-
 export function newTotpSecret(): string {
 
     return new OTPAuth.Secret({ size: 20 }).base32;

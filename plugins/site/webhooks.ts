@@ -1,18 +1,18 @@
-import type { Request } from '@hapi/hapi';
+import type { PluginProperties, Request } from '@hapi/hapi';
 import Boom from '@hapi/boom';
 import { Op } from 'sequelize';
 
 import type { Models } from '../../models';
-import type { WebhookAttempt } from '../../models/webhook-attempt';
+import { isDelivered, type WebhookAttempt } from '../../models/webhook-attempt';
 import type { WebhookDelivery } from '../../models/webhook-delivery';
 import type { WebhookEndpoint } from '../../models/webhook-endpoint';
-import type { WebhooksApi } from '../webhooks';
-import { isDelivered } from '../webhooks/attempt';
 
 /*
  * The pages call the webhooks plugin's services (`server.plugins.webhooks`), never
  * their own copy of its rules; this file only shapes what they return for the templates.
  */
+
+type WebhooksApi = PluginProperties['webhooks'];
 
 /** The webhook services, registered after this plugin (they use its session strategy). */
 export function webhookServices(request: Request): WebhooksApi {

@@ -11,6 +11,8 @@ import { StreamHub } from './hub';
 import { lastEventIdSchema, openStreamHandler } from './open-stream';
 
 export interface StreamOptions {
+    /** The gateway route group whose auth the stream uses; its prefix is the registration's (`routes.prefix`). */
+    routeGroup: string;
     models: Models;
     changeBus: ChangeBus;
     authEpoch: AuthEpoch;
@@ -20,6 +22,7 @@ export interface StreamOptions {
 }
 
 const optionsSchema = Joi.object({
+    routeGroup: Joi.string().required(),
     models: Joi.object().required(),
     changeBus: Joi.object().required(),
     authEpoch: Joi.object().required(),
@@ -29,7 +32,7 @@ const optionsSchema = Joi.object({
 
 /** What the stream plugin offers (`server.plugins.stream`): for tests and the benchmark. */
 export interface StreamApi {
-    /** Streams open on this instance. */
+    /** Streams open on this instance, in every registration (version) of the API. */
     openStreams(): number;
 }
 
@@ -38,8 +41,6 @@ declare module '@hapi/hapi' {
         stream: StreamApi;
     }
 }
-
-export const streamPath = '/api/v1/events/stream';
 
 const notes = [
     'Server-sent events: `id: <event id>`, `event: <resource>.<action>` and `data:` the event\'s metadata as JSON, '
@@ -54,12 +55,14 @@ const notes = [
 ];
 
 /**
- * The change stream, GET /api/v1/events/stream: the family's change events as
+ * The change stream, GET <prefix>/events/stream: the family's change events as
  * server-sent events, replayed from the change log after Last-Event-ID, then live
  * from the change bus; closed within a second when its key stops being good.
+ * A second version of the API is a second registration, with its own hub.
  */
 export const streamPlugin: Plugin<StreamOptions> = {
     name: 'stream',
+    multiple: true,
     dependencies: ['gateway'],
     register(server, options) {
 
@@ -74,11 +77,11 @@ export const streamPlugin: Plugin<StreamOptions> = {
 
         server.route({
             method: 'GET',
-            path: streamPath,
+            path: '/events/stream',
             handler: openStreamHandler({ hub, changeLog: new ChangeLogReader(options.models), policies: () => options.policyStore.current(), log: options.log }),
             options: {
-                auth: 'family-api',
-                // `all`: the stream carries every resource in the key's scope, as GET /api/v1/all does.
+                auth: options.routeGroup,
+                // `all`: the stream carries every resource in the key's scope, as GET <prefix>/all does.
                 plugins: {
                     gateway: { resource: 'all', operation: 'read' },
                     docs: { responses: { 200: { description: 'The change stream (text/event-stream), open until either side closes it.', content: { 'text/event-stream': { schema: { type: 'string' } } } } } }
@@ -95,6 +98,8 @@ export const streamPlugin: Plugin<StreamOptions> = {
 
         // Open streams would hold server.stop() for its whole timeout.
         server.ext('onPreStop', () => hub.closeAll('shutdown', 'The server is stopping: reconnect with Last-Event-ID to resume on another instance.'));
-        server.expose({ openStreams: () => hub.size } satisfies StreamApi);
+        // Read now: this registration's expose() replaces what the earlier ones offer.
+        const earlierOpenStreams = (server.plugins.stream as StreamApi | undefined)?.openStreams;
+        server.expose({ openStreams: () => hub.size + (earlierOpenStreams?.() ?? 0) } satisfies StreamApi);
     }
 };

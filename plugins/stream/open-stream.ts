@@ -29,7 +29,7 @@ function lastEventIdOf(request: Request): number | undefined {
     return given ? Number(given) : undefined;
 }
 
-/** GET /api/v1/events/stream: admits the stream, decides where it starts, then answers with its body, written from then on. */
+/** GET <prefix>/events/stream: admits the stream, decides where it starts, then answers with its body, written from then on. */
 export function openStreamHandler(context: StreamContext) {
 
     return async (request: Request, h: ResponseToolkit) => {

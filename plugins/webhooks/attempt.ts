@@ -1,4 +1,4 @@
-import type { AttemptTrigger } from '../../models/webhook-attempt';
+import { isDelivered, type AttemptTrigger } from '../../models/webhook-attempt';
 import type { WebhookEndpoint } from '../../models/webhook-endpoint';
 import type { ClaimedDelivery } from './claim';
 import type { WebhooksContext } from './context';
@@ -17,9 +17,6 @@ export interface AttemptOutcome {
     address: string | null;
     delivered: boolean;
 }
-
-/** A 2xx answer delivers; any other, a redirect included, does not. */
-export const isDelivered = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;
 
 /** Why a response that arrived is not a success, when the status code alone does not say it. */
 function responseError(result: SendResult): string | null {

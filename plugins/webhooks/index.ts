@@ -4,7 +4,7 @@ import type { Plugin } from '@hapi/hapi';
 import Joi from 'joi';
 
 import { withBodyChecks } from '../../lib/request-bodies';
-import { withCsrfCheck } from '../site/csrf';
+import { withCsrfCheck } from '../../lib/csrf';
 import { boundServices, type WebhooksApi } from './api';
 import type { Transport, WebhooksContext, WebhooksOptions } from './context';
 import { systemResolver } from './resolver';

@@ -93,15 +93,25 @@ describe('family-records policy check', () => {
 
 describe('family-records policy check, against the routes as start-up checks them', () => {
 
-    it('fails on a route group the routes do not use, as start-up would', async () => {
+    it('passes a route group renamed: the routes of the plugins it names use its new name', async () => {
 
         const gatewayConfig = editedGatewayConfig('name: family-api', 'name: records-api');
 
         const outcome = await runCli(['policy', 'check', '--json'], cliEnvironment({ GATEWAY_CONFIG: gatewayConfig }));
 
+        expect(outcome.stderr).to.equal('');
+        expect(outcome.exitCode).to.equal(0);
+        expect(JSON.parse(outcome.stdout).route_groups).to.equal(['records-api']);
+    });
+
+    it('fails on a route group naming a plugin the service does not have, as start-up would', async () => {
+
+        const gatewayConfig = editedGatewayConfig('plugins: [records, files, stream, docs]', 'plugins: [records, ledger]');
+
+        const outcome = await runCli(['policy', 'check'], cliEnvironment({ GATEWAY_CONFIG: gatewayConfig }));
+
         expect(outcome.exitCode).to.equal(1);
-        expect(outcome.stdout).to.equal('');
-        expect(outcome.stderr).to.equal(`error: ${gatewayConfig}: the service would not start with it: Unknown authentication strategy family-api in /api/v1/trees\n`);
+        expect(outcome.stderr).to.equal(`error: ${gatewayConfig}: the service would not start with it: gateway.yaml: route group "family-api" names unknown plugins ledger (known: records, files, stream, docs)\n`);
     });
 
     it('fails on a public path removed, which would leave the API reference under the group\'s auth', async () => {
@@ -119,12 +129,13 @@ describe('a command that cannot start the service', () => {
 
     it('exits with its error instead of hanging on what start-up left open', async () => {
 
+        // The API moves to /api/v2 with its group, but its reference, /api/v2/openapi.json, is not among the group's public paths.
         const gatewayConfig = editedGatewayConfig('paths: [/api/v1]', 'paths: [/api/v2]');
 
         const outcome = await runCli(['migrate'], cliEnvironment({ DATA_DIR: scratchDirectory(), GATEWAY_CONFIG: gatewayConfig }));
 
         expect(outcome.exitCode).to.equal(1);
         expect(outcome.stdout).to.equal('');
-        expect(outcome.stderr).to.startWith('error: API reference: POST /api/v1/documents declares plugins.docs outside the gateway\'s route groups');
+        expect(outcome.stderr).to.startWith('error: Gateway configuration: GET /api/v2/openapi.json lies under route group "family-api" but does not use its auth');
     });
 });

@@ -115,7 +115,7 @@ describe('deploy/nginx.conf in nginx, in front of two instances', { skip: !nginx
 
     it('lets an upload body over the service\'s limit through, so the service answers 413 too_large in JSON itself', async () => {
 
-        const limit = first.lookup('files.upload.gallery')!.settings.payload!.maxBytes!;
+        const limit = first.match('POST', '/api/v1/gallery')!.settings.payload!.maxBytes!;
         const prefix = '{"original_name":"big.png","file_base64":"';
         const body = Buffer.concat([Buffer.from(prefix), Buffer.alloc(limit + 1 - prefix.length - 2, 'A'), Buffer.from('"}')]);
         const answer = await nginx.request('POST', '/api/v1/gallery', {

@@ -665,8 +665,8 @@ describe('openApiDocument()', () => {
             }
         });
 
-        const context = { gateway: { routeGroups: [] }, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', addedFields: () => ({}) };
-        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], auth: { scheme: 'api-key' }, policies: [] }] };
+        const context = { gateway: { routeGroups: [] }, routeGroup: 'family-api', scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', addedFields: () => ({}) };
+        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], plugins: [], auth: { scheme: 'api-key' }, policies: [] }] };
         const { responses } = openApiDocument(bare.table(), { ...context, gateway }).paths['/api/v1/uploads/{id}'].post;
         expect(Object.keys(responses)).to.equal(['302', '400', '404', '413']);
         expect(responses['302']).to.equal({ description: 'Elsewhere.', headers: { Location: { $ref: '#/components/headers/Location' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } } });
@@ -686,7 +686,7 @@ describe('openApiDocument()', () => {
             { method: 'GET', path: '/downloads/{name}', handler: () => null, options: { auth: false, plugins: { docs: { responses: { 200: { description: 'The file.' } } } } } }
         ]);
 
-        const context = { gateway: { routeGroups: [] }, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', addedFields: () => ({}) };
+        const context = { gateway: { routeGroups: [] }, routeGroup: 'family-api', scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', addedFields: () => ({}) };
         const { paths } = openApiDocument(bare.table(), context);
         expect(Object.keys(paths)).to.equal(['/downloads/{name}']);
         expect(paths['/downloads/{name}'].get.security).to.equal([]);
@@ -699,8 +699,8 @@ describe('openApiDocument()', () => {
     it('refuses a route group whose policy it cannot document', () => {
 
         const { policyStore, config } = server.app.services;
-        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], auth: { scheme: 'api-key' }, policies: [{ name: 'geo-fence', enabled: true, config: {} }] }] };
-        const context = { gateway, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', addedFields: () => ({}) };
+        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], plugins: [], auth: { scheme: 'api-key' }, policies: [{ name: 'geo-fence', enabled: true, config: {} }] }] };
+        const context = { gateway, routeGroup: 'family-api', scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', addedFields: () => ({}) };
 
         expect(() => openApiDocument(server.table(), context)).to.throw('API reference: the errors of gateway policy "geo-fence" are not described in plugins/docs/error-codes.ts');
     });

@@ -5,7 +5,7 @@ import * as Lab from '@hapi/lab';
 import { isWritable, resourceNames, resources, type ResourceName } from '../../../models/resources';
 import { finances } from '../../../models/resources/finances';
 import { genders } from '../../../models/resources/persons';
-import { fieldSchema } from '../../../plugins/records/field-schemas';
+import { fieldSchema } from '../../../lib/field-schemas';
 import { testServerWithFamily, type FamilyFixture } from '../../helpers/server';
 import { createBody, dataOf, expectError, insertRecord, storedValues, type Body } from './fixtures';
 

@@ -3,7 +3,7 @@ import * as Lab from '@hapi/lab';
 
 import { recordId } from '../../../lib/ids';
 import { resourceNames, resources } from '../../../models/resources';
-import { recordIdSchema } from '../../../plugins/records/record-ids';
+import { recordIdSchema } from '../../../lib/field-schemas';
 
 export const lab = Lab.script();
 const { describe, it } = lab;

@@ -2,7 +2,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { assertCsrfChecked, withCsrfCheck } from '../../../plugins/site/csrf';
+import { assertCsrfChecked, withCsrfCheck } from '../../../lib/csrf';
 import { familyWithKey, testServer } from '../../helpers/server';
 import { signedIn, siteSessionServer, SiteClient } from './client';
 

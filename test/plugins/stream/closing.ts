@@ -7,7 +7,6 @@ import * as Lab from '@hapi/lab';
 
 import { changeApiKeyScopes, revokeApiKey } from '../../../lib/accounts/api-keys';
 import { changePlan, disableApi, suspendFamily } from '../../../lib/accounts/families';
-import { streamPath } from '../../../plugins/stream';
 import { anotherKey, expectSuccess, injectWithKey, newPerson } from '../../gateway/requests';
 import { copyPolicies, familyWithKey, testServer } from '../../helpers/server';
 import { listeningServer, openedStream, RawStream, streamSuiteTitle, until } from './client';
@@ -171,7 +170,7 @@ describe(streamSuiteTitle('closing'), () => {
             const family = await familyWithKey(racing);
             racing.ext('onPreHandler', async (request, h) => {
 
-                if (request.path === streamPath) {
+                if (request.path === '/api/v1/events/stream') {
                     await revokeApiKey(racing.app.services.accounts, family.keyId, 'test');
                 }
 

@@ -2,9 +2,9 @@ import Crypto from 'crypto';
 
 import type { Lifecycle, Request, ResponseToolkit, RouteOptions, Server, ServerRoute } from '@hapi/hapi';
 
-import { apiError } from '../../lib/errors';
-import { routeNames, routesWithoutStep, withRouteStep } from '../../lib/route-steps';
-import { sameBytes } from '../../lib/same-bytes';
+import { apiError } from './errors';
+import { routeNames, routesWithoutStep, withRouteStep } from './route-steps';
+import { sameBytes } from './same-bytes';
 
 declare module '@hapi/hapi' {
     interface PluginsStates {

@@ -1,10 +1,19 @@
 import Joi from 'joi';
 
-import type { FieldDeclaration } from '../../models/resources';
-import { maxCharactersOf, resources } from '../../models/resources';
-import { storableText } from '../../lib/storable-text';
-import { stringOfAtMost } from '../../lib/text-length';
-import { recordIdSchema } from './record-ids';
+import type { FieldDeclaration, ResourceDeclaration } from '../models/resources';
+import { maxCharactersOf, resources } from '../models/resources';
+import { recordIdPattern } from './ids';
+import { storableText } from './storable-text';
+import { stringOfAtMost } from './text-length';
+
+/*
+ * The joi schemas of declared fields: what the records API validates, and what its reference
+ * documents, both from this one source.
+ */
+
+/** An id of the resource's records, of the shape `recordId()` gives them. Reference fields and `{id}` path parameters. */
+export const recordIdSchema = (resource: ResourceDeclaration): Joi.StringSchema =>
+    Joi.string().pattern(recordIdPattern(resource.idPrefix), `id of a ${resource.singular}`);
 
 function isRealDate(text: string): boolean {
 
