@@ -28,6 +28,8 @@ export interface AuthEpoch {
      * another instance, the CLI). Resolves once listening, with the function that stops it.
      */
     subscribe(listener: () => void): Promise<() => void>;
+    /** Whether a move made now would reach the subscribers: false while the connection to Redis is down. */
+    listening(): boolean;
     /** Stops listening for good (at server stop). */
     close(): Promise<void>;
 }
@@ -98,6 +100,11 @@ export class RedisAuthEpoch implements AuthEpoch {
         await this.channel.listen();
         this.moves.on(MOVED, listener);
         return () => this.moves.off(MOVED, listener);
+    }
+
+    listening(): boolean {
+
+        return this.channel.listening;
     }
 
     close(): Promise<void> {
