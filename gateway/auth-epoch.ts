@@ -36,6 +36,14 @@ export interface AuthEpoch {
 
 const MOVED = 'moved';
 
+/** A change of access is saved, but the epoch could not move: instances that cached the key or family before may not see it yet. */
+export class EpochNotMoved extends ServiceError {
+    constructor(readonly reason: string) {
+
+        super('service_unavailable', `The change is saved, but Redis did not answer (${reason}), so instances that can still reach it may go on using what they cached before the change for up to ${keyCacheMaxAgeMinutes} minutes. Make the change again once Redis answers.`, 503);
+    }
+}
+
 /**
  * Across instances: one Redis key, read on every request (one round-trip,
  * no database) and incremented by whichever instance or CLI made the change,
@@ -88,7 +96,7 @@ export class RedisAuthEpoch implements AuthEpoch {
         }
         catch (error) {
             this.log(['redis', 'error'], `auth epoch not moved after a change of access: ${(error as Error).message}`);
-            throw new ServiceError('service_unavailable', `The change is saved, but Redis did not answer (${(error as Error).message}), so instances that can still reach it may go on using what they cached before the change for up to ${keyCacheMaxAgeMinutes} minutes. Make the change again once Redis answers.`, 503);
+            throw new EpochNotMoved((error as Error).message);
         }
 
         // Requests see the new epoch already; only long-lived streams wait for the announcement, and they check again when Redis is back.
