@@ -9,7 +9,7 @@ import type { SiteContext } from './context';
 import { sentOnce } from './form-tokens';
 import { withNotice } from './notices';
 import { signedInPage } from './route-auth';
-import { admitAttempt } from './sign-in';
+import { throttledAttempt } from './sign-in';
 import { enrolmentCode, hashRecoveryCode, newRecoveryCodes, newTotpSecret, sealSecret, takeTotpStep, totpStepOf, unsealSecret } from './two-factor';
 
 /** Account security: turning two-factor sign-in on (QR code, confirmation code, recovery codes) and off. */
@@ -121,8 +121,8 @@ export function accountRoutes(context: SiteContext): ServerRoute[] {
 
                     const user = await signedInUser(request);
                     const { password } = request.payload as { password: string };
-                    // Throttled as sign-in is, against the account and the address.
-                    if (!await admitAttempt(context, request, user.email) || !await Bcrypt.compare(password, user.password_hash)) {
+                    // Throttled as sign-in is: its failures count against the account and the address.
+                    if (!await throttledAttempt(context, request, user.email, async () => (await Bcrypt.compare(password, user.password_hash) ? true : undefined))) {
                         return securityPage(h, user, 'That password is not right, or there were too many attempts. Try again in a few minutes.');
                     }
 

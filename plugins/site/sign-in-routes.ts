@@ -4,6 +4,8 @@ import Joi from 'joi';
 import type { User } from '../../models/user';
 import { audit } from '../../lib/audit-log';
 import { siteUser, type SiteUser } from './credentials';
+import { rotateCsrfToken } from './csrf';
+import { rememberDevice } from './device-cookie';
 import { twoFactorCookie, type SiteContext } from './context';
 import { forgetExpiredFormTokens } from './form-tokens';
 import { typedText } from './forms';
@@ -11,7 +13,8 @@ import { withNotice } from './notices';
 import { signInPage } from './route-auth';
 import type { SessionCookies } from './session-strategy';
 import { deleteExpiredSessions, endSession, findSession, startSession } from './sessions';
-import { admitAttempt, signInFailed, userWithPassword } from './sign-in';
+import { signInFailed, throttledAttempt, userWithPassword } from './sign-in';
+import { accountSubject } from './sign-in-throttle';
 import { takeRecoveryCode, takeTotpStep, totpStepOf, unsealSecret } from './two-factor';
 
 /** Where a signed-in user starts: their family's APIs page, the admin area, or their account. */
@@ -44,6 +47,9 @@ export function signInRoutes(context: SiteContext, sessionCookies: SessionCookie
     async function signIn(request: Request, h: ResponseToolkit, user: User, next: string | undefined, action: 'session.sign_in' | 'two_factor.recovery_code_used' = 'session.sign_in') {
 
         sessionCookies.set(h, await startSession(models, request, user.id, { twoFactorPending: false, lifetimeMs: lifetimeMs() }));
+        // A token a page showed before the sign-in (to someone else on this browser, or planted) must not serve the session.
+        rotateCsrfToken(h);
+        rememberDevice(request, h, accountSubject(user.email));
         await audit(models, request, { action, actor: { id: user.id, email: user.email }, familyLongId: user.family_long_id });
         await deleteExpiredSessions(models);
         await forgetExpiredFormTokens(models);
@@ -90,7 +96,7 @@ export function signInRoutes(context: SiteContext, sessionCookies: SessionCookie
                 async handler(request, h) {
 
                     const { email, password, next } = request.payload as { email: string; password: string; next?: string };
-                    const user = await admitAttempt(context, request, email) ? await userWithPassword(models, email, password) : undefined;
+                    const user = await throttledAttempt(context, request, email, () => userWithPassword(models, email, password));
                     if (!user) {
                         return h.view('login', { title: 'Sign in', next, email, error: signInFailed }).code(401);
                     }
@@ -136,20 +142,23 @@ export function signInRoutes(context: SiteContext, sessionCookies: SessionCookie
                         return h.redirect('/login');
                     }
 
-                    const failed = () => h.view('two-factor', { title: 'Two-factor sign-in', next, error: 'That code is not right, or there were too many attempts. Try the current code from your app.' }).code(401);
-                    if (!await admitAttempt(context, request, user.email)) {
-                        return failed();
-                    }
+                    const secret = unsealSecret(user.totp_secret, context.twoFactorKeys.totpSecrets);
+                    const taken = await throttledAttempt(context, request, user.email, async () => {
 
-                    const step = totpStepOf(unsealSecret(user.totp_secret, context.twoFactorKeys.totpSecrets), user.email, code);
-                    const byAppCode = step !== undefined && await takeTotpStep(models, user.id, step);
-                    if (!byAppCode && !await takeRecoveryCode(context, user.id, code)) {
-                        return failed();
+                        const step = totpStepOf(secret, user.email, code);
+                        if (step !== undefined && await takeTotpStep(models, user.id, step)) {
+                            return 'app code';
+                        }
+
+                        return await takeRecoveryCode(context, user.id, code) ? 'recovery code' : undefined;
+                    });
+                    if (!taken) {
+                        return h.view('two-factor', { title: 'Two-factor sign-in', next, error: 'That code is not right, or there were too many attempts. Try the current code from your app.' }).code(401);
                     }
 
                     await pending.destroy();
                     h.unstate(twoFactorCookie);
-                    return signIn(request, h, user, next, byAppCode ? undefined : 'two_factor.recovery_code_used');
+                    return signIn(request, h, user, next, taken === 'app code' ? undefined : 'two_factor.recovery_code_used');
                 }
             }
         },
