@@ -66,6 +66,9 @@ export class RedisAuthEpoch implements AuthEpoch {
         const moved = () => this.moves.emit(MOVED);
         // After a lost connection a move may have gone unheard: listeners check again.
         this.channel = new RedisChannel(client, `${prefix}auth:epoch`, log, { message: moved, reconnected: moved });
+        // Connected again after an outage: a change made meanwhile (by the CLI, say) could not move the epoch. Moving it now
+        // makes every instance load again what it cached, those that never lost Redis included.
+        client.on('ready', () => void this.bump().catch(() => undefined));
     }
 
     current(): Promise<string | undefined> | undefined {

@@ -13,9 +13,9 @@ export class ChangeNotAnnounced extends CliError {
 
         super([
             `the change is saved in the database, but Redis did not answer (${reason}), so the running servers were not told.`,
-            '  Servers that lost Redis too check every key against the database until it answers, and load again what they cached once it does:',
-            '  they refuse what the change refuses already. A server that still reaches Redis may go on using what it cached before the change',
-            `  for up to ${keyCacheMaxAgeMinutes} minutes. Once Redis answers, run the same command again: it tells every server at once (exit 0).`
+            '  Servers that lost Redis too check every key against the database until it answers: they refuse what the change refuses already,',
+            '  and the first of them to connect again tells all the others. A server that never lost Redis may go on using what it cached before',
+            `  the change until then, for up to ${keyCacheMaxAgeMinutes} minutes. Once Redis answers, run the same command again: it tells every server at once (exit 0).`
         ].join('\n'), notAnnouncedExitCode, true);
         this.name = 'ChangeNotAnnounced';
     }

@@ -75,6 +75,34 @@ describe('the CLI\'s changes of access while Redis is down', { skip: !testRedisU
         expect(again.stderr).to.equal('');
     });
 
+    it('refuses the key on an instance that never lost Redis too, once another instance is connected again', async () => {
+
+        // An instance of the same deployment that reaches Redis directly: the outage is the relay's alone.
+        const direct = await testServer({ shareWith: server, env: { REDIS_URL: testRedisUrl!, REDIS_PREFIX: server.app.services.config.redisPrefix } });
+        try {
+            const family = await familyWithKey(server);
+            const onDirect = (key: string) => direct.inject({ method: 'GET', url: '/api/v1/persons', headers: { authorization: `Bearer ${key}` } });
+            expectSuccess(await onDirect(family.key));                                   // cached there
+
+            await relay.cut();
+            expect((await runCli(['key', 'revoke', family.keyId], env)).exitCode).to.equal(notAnnouncedExitCode);
+            expectRefusal(await family.inject('GET', '/api/v1/persons'), 401, 'invalid_key');
+
+            await relay.restore();
+            await reconnected(server);
+            // The reconnected instance moves the epoch as it connects; the other sees it on its next request after that.
+            const deadline = Date.now() + 2000;
+            while ((await onDirect(family.key)).statusCode === 200 && Date.now() < deadline) {
+                await new Promise((resolve) => setTimeout(resolve, 20));
+            }
+
+            expectRefusal(await onDirect(family.key), 401, 'invalid_key');
+        }
+        finally {
+            await direct.stop();
+        }
+    });
+
     it('saves a family\'s suspension: its keys are refused during and after the outage', async () => {
 
         const family = await familyWithKey(server);
