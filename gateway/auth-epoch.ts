@@ -28,11 +28,21 @@ export interface AuthEpoch {
      * another instance, the CLI). Resolves once listening, with the function that stops it.
      */
     subscribe(listener: () => void): Promise<() => void>;
+    /** Whether a move made now would reach the subscribers: false while the connection to Redis is down. */
+    listening(): boolean;
     /** Stops listening for good (at server stop). */
     close(): Promise<void>;
 }
 
 const MOVED = 'moved';
+
+/** A change of access is saved, but the epoch could not move: instances that cached the key or family before may not see it yet. */
+export class EpochNotMoved extends ServiceError {
+    constructor(readonly reason: string) {
+
+        super('service_unavailable', `The change is saved, but Redis did not answer (${reason}), so instances that can still reach it may go on using what they cached before the change for up to ${keyCacheMaxAgeMinutes} minutes. Make the change again once Redis answers.`, 503);
+    }
+}
 
 /**
  * Across instances: one Redis key, read on every request (one round-trip,
@@ -56,6 +66,9 @@ export class RedisAuthEpoch implements AuthEpoch {
         const moved = () => this.moves.emit(MOVED);
         // After a lost connection a move may have gone unheard: listeners check again.
         this.channel = new RedisChannel(client, `${prefix}auth:epoch`, log, { message: moved, reconnected: moved });
+        // Connected again after an outage: a change made meanwhile (by the CLI, say) could not move the epoch. Moving it now
+        // makes every instance load again what it cached, those that never lost Redis included.
+        client.on('ready', () => void this.bump().catch(() => undefined));
     }
 
     current(): Promise<string | undefined> | undefined {
@@ -86,7 +99,7 @@ export class RedisAuthEpoch implements AuthEpoch {
         }
         catch (error) {
             this.log(['redis', 'error'], `auth epoch not moved after a change of access: ${(error as Error).message}`);
-            throw new ServiceError('service_unavailable', `The change is saved, but Redis did not answer (${(error as Error).message}), so instances that can still reach it may go on using what they cached before the change for up to ${keyCacheMaxAgeMinutes} minutes. Make the change again once Redis answers.`, 503);
+            throw new EpochNotMoved((error as Error).message);
         }
 
         // Requests see the new epoch already; only long-lived streams wait for the announcement, and they check again when Redis is back.
@@ -98,6 +111,11 @@ export class RedisAuthEpoch implements AuthEpoch {
         await this.channel.listen();
         this.moves.on(MOVED, listener);
         return () => this.moves.off(MOVED, listener);
+    }
+
+    listening(): boolean {
+
+        return this.channel.listening;
     }
 
     close(): Promise<void> {

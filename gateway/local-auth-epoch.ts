@@ -153,6 +153,12 @@ export class LocalAuthEpoch implements AuthEpoch {
         return Promise.resolve(() => this.unsubscribe(listener));
     }
 
+    /** The poll stands in for a watch that fails. */
+    listening(): boolean {
+
+        return true;
+    }
+
     close(): Promise<void> {
 
         for (const listener of this.listeners) {

@@ -69,6 +69,12 @@ const checkCsrfToken: Lifecycle.Method = (request: Request, h: ResponseToolkit) 
     return h.continue;
 };
 
+/** Gives the browser a new token (at sign-in): pages it shows from then on carry that one. */
+export function rotateCsrfToken(h: ResponseToolkit): void {
+
+    h.state(csrfCookie, newToken());
+}
+
 /**
  * CSRF protection for the given routes that use `site-session` (the sign-in forms use it in `try`
  * mode, so they are covered too), as a step of those routes only (lib/route-steps.ts). API-key

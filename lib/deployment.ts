@@ -53,6 +53,8 @@ export interface DeploymentOptions {
     start?: boolean;
     config?: Config;
     log?: Log;
+    /** Start even when Redis does not answer (`connectRedis()`'s `mayBeDown`): the CLI's changes of access. */
+    redisMayBeDown?: boolean;
 }
 
 /** Turns validation failures into 400 `invalid_request` naming the problem. */
@@ -210,7 +212,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     const { sequelize, models, master } = await openedDatabase(config);
     const pepper = derivedKey(master, 'api-key-hash');
 
-    const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
+    const redis = config.redisUrl ? await connectRedis(config.redisUrl, log, { mayBeDown: options.redisMayBeDown }) : undefined;
     const redisOutage = redis && new RedisOutage(redis, log);
     const authEpoch: AuthEpoch = redis ? new RedisAuthEpoch(redis, config.redisPrefix, log, redisOutage!) : new LocalAuthEpoch(Path.join(config.dataDir, 'epoch', 'auth-epoch'));
     const rateLimits = redis ? new RedisRateLimitStore(redis, config.redisPrefix, redisOutage!) : new MemoryRateLimitStore();

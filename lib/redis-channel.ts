@@ -18,6 +18,7 @@ export interface ChannelHandlers {
 export class RedisChannel {
     private subscriber?: RedisClient;
     private subscribed?: Promise<void>;
+    private subscribedOnce = false;
     private attempts?: ConnectAttempts;
 
     constructor(private readonly client: RedisClient, readonly name: string, private readonly log: Log, private readonly handlers: ChannelHandlers) {}
@@ -39,12 +40,22 @@ export class RedisChannel {
         return this.subscribed;
     }
 
+    /**
+     * Whether a message published now would be received: subscribed, and the connection is up. While it is
+     * down node-redis reconnects and subscribes again by itself, but what is published meanwhile is lost.
+     */
+    get listening(): boolean {
+
+        return this.subscribedOnce && this.subscriber?.isReady === true;
+    }
+
     async close(): Promise<void> {
 
         const { subscriber, attempts } = this;
         this.subscriber = undefined;
         this.attempts = undefined;
         this.subscribed = undefined;
+        this.subscribedOnce = false;
         if (!subscriber?.isOpen) {
             return;
         }
@@ -76,6 +87,7 @@ export class RedisChannel {
             }
 
             await subscriber.subscribe(this.name, (message) => this.handlers.message(message));
+            this.subscribedOnce = true;
         }
         catch (error) {
             // The next listen() opens a connection of its own: this one must not stay open, or keep reconnecting.

@@ -13,8 +13,12 @@ export const redisAnswerDeadlineMs = 1000;
  * error (instead of retrying forever); once connected, a lost connection is
  * retried with backoff and logged. Meanwhile commands fail at once rather than
  * wait in node-redis's offline queue: a request must not hang for as long as Redis is down.
+ *
+ * `mayBeDown`: a one-shot command that must do its work without Redis if need be (the CLI's changes of
+ * access, saved in the database whatever Redis does) gets the client unconnected instead, the failure
+ * logged: its every command then fails at once.
  */
-export async function connectRedis(url: string, log: (tags: string[], message: string) => void): Promise<RedisClient> {
+export async function connectRedis(url: string, log: (tags: string[], message: string) => void, { mayBeDown = false } = {}): Promise<RedisClient> {
 
     let connectedOnce = false;
     const client = createClient({
@@ -33,7 +37,18 @@ export async function connectRedis(url: string, log: (tags: string[], message: s
         }
     });
 
-    await client.connect();
+    try {
+        await client.connect();
+    }
+    catch (error) {
+        if (!mayBeDown) {
+            throw error;
+        }
+
+        log(['redis', 'error'], `${(error as Error).message}: going on without it`);
+        return client;
+    }
+
     connectedOnce = true;
     return client;
 }

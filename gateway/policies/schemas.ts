@@ -190,6 +190,12 @@ export const recordsSchema = Joi.object({
 
 export const siteSchema = Joi.object({
     sign_in_throttle: Joi.object({
+        per_account_and_address: Joi.object({
+            free_failures: Joi.number().integer().min(1).max(1000).required(),
+            first_delay_seconds: Joi.number().integer().min(1).max(86_400).required(),
+            max_delay_seconds: Joi.number().integer().min(Joi.ref('first_delay_seconds')).max(86_400).required(),
+            window_seconds: Joi.number().integer().min(1).max(86_400).required()
+        }).required(),
         per_account: windowSchema.required(),
         per_ip: windowSchema.required()
     }).required(),

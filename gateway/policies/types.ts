@@ -111,6 +111,7 @@ export interface RecordsPolicy {
 /** policies/site.yaml: sign-in throttling and session lifetimes of the hosted site. */
 export interface SitePolicy {
     sign_in_throttle: {
+        per_account_and_address: { free_failures: number; first_delay_seconds: number; max_delay_seconds: number; window_seconds: number };
         per_account: { limit: number; window_seconds: number };
         per_ip: { limit: number; window_seconds: number };
     };

@@ -54,6 +54,8 @@ export interface ChangeBus {
      * the function that stops it. `onMissed`: batches may have been lost (a dropped connection).
      */
     subscribe(listener: ChangeListener, onMissed?: () => void): Promise<() => void>;
+    /** Whether a batch published now would reach this process's listeners: false while its connection to Redis is down. */
+    listening(): boolean;
     /** Listeners in this process (tests check that closed streams leave none behind). */
     listenerCount(): number;
     close(): Promise<void>;

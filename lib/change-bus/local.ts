@@ -20,6 +20,11 @@ export class LocalChangeBus implements ChangeBus {
         return Promise.resolve(this.listeners.add(listener, onMissed));
     }
 
+    listening(): boolean {
+
+        return true;
+    }
+
     listenerCount(): number {
 
         return this.listeners.size;

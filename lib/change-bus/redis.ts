@@ -37,6 +37,11 @@ export class RedisChangeBus implements ChangeBus {
         return this.listeners.add(listener, onMissed);
     }
 
+    listening(): boolean {
+
+        return this.channel.listening;
+    }
+
     listenerCount(): number {
 
         return this.listeners.size;

@@ -4,7 +4,7 @@ import { resourceNames } from '../../models/resources';
 import { command, commandGroup, commaList } from './command';
 import { printFamily } from './family';
 import { jsonOption } from './output';
-import { withServices } from './services';
+import { changeOfAccess } from './change-of-access';
 
 export const apiCommands = commandGroup('api', {
     enable: command({
@@ -14,13 +14,12 @@ export const apiCommands = commandGroup('api', {
         required: ['family', 'resources'],
         async run({ values }) {
 
-            const family = await withServices(async ({ accounts, models }) => {
+            await changeOfAccess(async ({ accounts, models }) => {
 
                 const enabled = await enableApi(accounts, values.family, commaList(values.resources));
                 await auditCliCommand(models, { action: 'api.enable', familyLongId: enabled.family_long_id, detail: `Resources: ${enabled.api_resources.join(', ')}` });
                 return enabled;
-            });
-            printFamily(values.json, 'Enabled the API of', family);
+            }, (family) => printFamily(values.json, 'Enabled the API of', family));
         }
     }),
     disable: command({
@@ -30,14 +29,12 @@ export const apiCommands = commandGroup('api', {
         required: ['family'],
         async run({ values }) {
 
-            const family = await withServices(async ({ accounts, models }) => {
+            await changeOfAccess(async ({ accounts, models }) => {
 
                 const disabled = await disableApi(accounts, values.family);
                 await auditCliCommand(models, { action: 'api.disable', familyLongId: disabled.family_long_id });
                 return disabled;
-            });
-
-            printFamily(values.json, 'Disabled the API of', family);
+            }, (family) => printFamily(values.json, 'Disabled the API of', family));
         }
     })
 });

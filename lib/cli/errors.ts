@@ -5,7 +5,8 @@ import { ServiceError } from '../errors';
 
 /** A failure the CLI explains in its own words; `exitCode` 2 means the command line was wrong. */
 export class CliError extends Error {
-    constructor(message: string, readonly exitCode = 1) {
+    /** `warning`: the command did its work, and says what it leaves to do. */
+    constructor(message: string, readonly exitCode = 1, readonly warning = false) {
 
         super(message);
         this.name = 'CliError';
@@ -35,7 +36,7 @@ export function reportError(error: unknown): number {
 
     // Failures that explain themselves: a broken rule, a bad command line, a bad setting, an invalid policy file.
     if (error instanceof CliError || error instanceof ServiceError || error instanceof ConfigError || error instanceof PolicyError) {
-        process.stderr.write(`error: ${error.message}\n`);
+        process.stderr.write(`${error instanceof CliError && error.warning ? 'warning' : 'error'}: ${error.message}\n`);
         return error instanceof CliError ? error.exitCode : 1;
     }
 

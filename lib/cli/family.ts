@@ -1,6 +1,7 @@
 import { changePlan, createFamily, suspenderName, suspendFamily, unsuspendFamily } from '../accounts/families';
 import { auditCliCommand, cliActorId } from '../audit-log';
 import { planNames, type Family } from '../../models/family';
+import { changeOfAccess } from './change-of-access';
 import { command, commandGroup } from './command';
 import { jsonOption, listed, printResult } from './output';
 import { withServices } from './services';
@@ -62,12 +63,12 @@ export const familyCommands = commandGroup('family', {
     }),
     suspend: command({
         usage: 'family suspend ID [--reason TEXT] [--json]',
-        description: 'Stops every API key of the family at once, on every running server.\nThe reason is shown to the family\'s managers (default "Suspended by an operator").\nA family suspended already stays so, since when, by whom and why it was (exit 0, "changed": false\nwith --json): to give another reason, unsuspend it, then suspend it again.',
+        description: 'Stops every API key of the family at once, on every running server.\nWhile Redis does not answer the suspension is still saved, and it says what that leaves to do (exit 3).\nThe reason is shown to the family\'s managers (default "Suspended by an operator").\nA family suspended already stays so, since when, by whom and why it was (exit 0, "changed": false\nwith --json): to give another reason, unsuspend it, then suspend it again.',
         options: { reason: { type: 'string' }, ...jsonOption },
         positionals: ['ID'],
         async run({ values, positionals: [id] }) {
 
-            const { family, suspender } = await withServices(async ({ accounts, models }) => {
+            await changeOfAccess(async ({ accounts, models }) => {
 
                 const { family, changed } = await suspendFamily(accounts, id, values.reason ?? 'Suspended by an operator', cliActorId);
                 if (!changed) {
@@ -76,14 +77,15 @@ export const familyCommands = commandGroup('family', {
 
                 await auditCliCommand(models, { action: 'family.suspend', familyLongId: family.family_long_id, target: family.family_long_id, detail: family.api_suspension_reason });
                 return { family };
-            });
+            }, ({ family, suspender }) => {
 
-            if (suspender === undefined) {
-                printFamily(values.json, 'Suspended the API of', family, { changed: true });
-            }
-            else {
-                printStandingSuspension(values.json, family, suspender);
-            }
+                if (suspender === undefined) {
+                    printFamily(values.json, 'Suspended the API of', family, { changed: true });
+                }
+                else {
+                    printStandingSuspension(values.json, family, suspender);
+                }
+            });
         }
     }),
     unsuspend: command({
@@ -93,7 +95,7 @@ export const familyCommands = commandGroup('family', {
         positionals: ['ID'],
         async run({ values, positionals: [id] }) {
 
-            const { family, changed } = await withServices(async ({ accounts, models }) => {
+            await changeOfAccess(async ({ accounts, models }) => {
 
                 const outcome = await unsuspendFamily(accounts, id);
                 if (outcome.changed) {
@@ -101,13 +103,15 @@ export const familyCommands = commandGroup('family', {
                 }
 
                 return outcome;
+            }, ({ family, changed }) => {
+
+                if (changed) {
+                    printFamily(values.json, 'Lifted the suspension of', family, { changed });
+                }
+                else {
+                    printResult(values.json, { ...familyJson(family), changed }, () => [`Family ${family.family_long_id} "${family.name}" was not suspended: nothing changed`]);
+                }
             });
-            if (changed) {
-                printFamily(values.json, 'Lifted the suspension of', family, { changed });
-            }
-            else {
-                printResult(values.json, { ...familyJson(family), changed }, () => [`Family ${family.family_long_id} "${family.name}" was not suspended: nothing changed`]);
-            }
         }
     }),
     plan: command({
@@ -118,14 +122,12 @@ export const familyCommands = commandGroup('family', {
         positionals: ['ID'],
         async run({ values, positionals: [id] }) {
 
-            const family = await withServices(async ({ accounts, models }) => {
+            await changeOfAccess(async ({ accounts, models }) => {
 
                 const changed = await changePlan(accounts, id, values.plan);
                 await auditCliCommand(models, { action: 'family.change_plan', familyLongId: changed.family_long_id, target: changed.family_long_id, detail: `${changed.plan} plan` });
                 return changed;
-            });
-
-            printFamily(values.json, 'Changed the plan of', family);
+            }, (family) => printFamily(values.json, 'Changed the plan of', family));
         }
     })
 });

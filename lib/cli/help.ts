@@ -33,7 +33,8 @@ export function overallHelp(commands: Readonly<Record<string, Command>>): string
         '',
         'Add --help after a command to see what it does (family-records key --help).',
         'With --json a command prints exactly one JSON object on stdout. Errors go to stderr',
-        'with exit code 2 for a wrong command line and 1 for anything else.',
+        'with exit code 2 for a wrong command line and 1 for anything else. A change of access saved while',
+        'Redis does not answer exits 3, saying on stderr what that leaves to do.',
         '',
         environment
     ].join('\n');

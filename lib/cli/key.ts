@@ -1,5 +1,6 @@
 import { createApiKey, revokeApiKey } from '../accounts/api-keys';
 import { auditCliCommand, cliActorId } from '../audit-log';
+import { changeOfAccess } from './change-of-access';
 import { command, commandGroup, commaList } from './command';
 import { jsonOption, listed, printResult } from './output';
 import { withServices } from './services';
@@ -54,12 +55,12 @@ export const keyCommands = commandGroup('key', {
     }),
     revoke: command({
         usage: 'key revoke ID|KEY [--json]',
-        description: 'Revokes a key for good: running servers refuse it from the next request on.\nID is the key\'s id (key_…); the key itself (frk_…, one found leaked, say) works too.\nA key revoked already stays as it was (exit 0, "changed": false with --json).',
+        description: 'Revokes a key for good: running servers refuse it from the next request on.\nWhile Redis does not answer the revocation is still saved, and it says what that leaves to do (exit 3).\nID is the key\'s id (key_…); the key itself (frk_…, one found leaked, say) works too.\nA key revoked already stays as it was (exit 0, "changed": false with --json).',
         options: jsonOption,
         positionals: ['ID'],
         async run({ values, positionals: [id] }) {
 
-            const { apiKey, changed } = await withServices(async ({ accounts, models }) => {
+            await changeOfAccess(async ({ accounts, models }) => {
 
                 const outcome = await revokeApiKey(accounts, id, cliActorId);
                 if (outcome.changed) {
@@ -67,12 +68,11 @@ export const keyCommands = commandGroup('key', {
                 }
 
                 return outcome;
-            });
-            printResult(values.json, { id: apiKey.id, family_long_id: apiKey.family_long_id, name: apiKey.name, revoked_at: apiKey.revoked_at, changed }, () => [
+            }, ({ apiKey, changed }) => printResult(values.json, { id: apiKey.id, family_long_id: apiKey.family_long_id, name: apiKey.name, revoked_at: apiKey.revoked_at, changed }, () => [
                 changed
                     ? `Revoked API key ${apiKey.id} "${apiKey.name}" of family ${apiKey.family_long_id}`
                     : `API key ${apiKey.id} "${apiKey.name}" of family ${apiKey.family_long_id} was already revoked at ${apiKey.revoked_at?.toISOString()}: nothing changed`
-            ]);
+            ]));
         }
     })
 }, legacyNote);

@@ -4,12 +4,13 @@ import Joi from 'joi';
 
 import type { User } from '../../models/user';
 import { audit } from '../../lib/audit-log';
+import { ServiceError } from '../../lib/errors';
 import { siteUser } from './credentials';
 import type { SiteContext } from './context';
+import { formAction, redirectWithNotice } from './form-action';
 import { sentOnce } from './form-tokens';
-import { withNotice } from './notices';
 import { signedInPage } from './route-auth';
-import { admitAttempt } from './sign-in';
+import { throttledAttempt } from './sign-in';
 import { enrolmentCode, hashRecoveryCode, newRecoveryCodes, newTotpSecret, sealSecret, takeTotpStep, totpStepOf, unsealSecret } from './two-factor';
 
 /** Account security: turning two-factor sign-in on (QR code, confirmation code, recovery codes) and off. */
@@ -117,19 +118,22 @@ export function accountRoutes(context: SiteContext): ServerRoute[] {
             options: {
                 auth: signedInPage,
                 validate: { payload: Joi.object({ password: Joi.string().allow('').max(200).default('') }) },
-                async handler(request, h) {
+                handler: formAction(models, {
+                    async run(request) {
 
-                    const user = await signedInUser(request);
-                    const { password } = request.payload as { password: string };
-                    // Throttled as sign-in is, against the account and the address.
-                    if (!await admitAttempt(context, request, user.email) || !await Bcrypt.compare(password, user.password_hash)) {
-                        return securityPage(h, user, 'That password is not right, or there were too many attempts. Try again in a few minutes.');
-                    }
+                        const user = await signedInUser(request);
+                        const { password } = request.payload as { password: string };
+                        // Throttled as sign-in is: its failures count against the account and the address.
+                        if (!await throttledAttempt(context, request, user.email, async () => (await Bcrypt.compare(password, user.password_hash) ? true : undefined))) {
+                            throw new ServiceError('invalid_request', 'That password is not right, or there were too many attempts. Try again in a few minutes.');
+                        }
 
-                    await user.update({ totp_secret: null, totp_enabled_at: null, totp_last_step: null, recovery_code_hashes: null });
-                    await audit(models, request, { action: 'two_factor.disable', familyLongId: user.family_long_id, target: user.id });
-                    return h.redirect(withNotice('/account/security', 'two-factor-off'));
-                }
+                        return await user.update({ totp_secret: null, totp_enabled_at: null, totp_last_step: null, recovery_code_hashes: null });
+                    },
+                    refused: async (request, h, refusal) => securityPage(h, await signedInUser(request), refusal.message),
+                    audited: (_request, user) => ({ action: 'two_factor.disable', familyLongId: user.family_long_id, target: user.id }),
+                    answer: (_request, h) => redirectWithNotice(h, '/account/security', 'two-factor-off')
+                })
             }
         }
     ];

@@ -25,11 +25,17 @@ export const typedText = (limit: TextLimit) => storableText(stringOfAtMost(utf16
 /** A name, reason or description typed into a form. */
 export const freeText = (limit: TextLimit) => typedText(limit).trim().allow('').default('');
 
+/** Why a service refused a form, in words for its page, and the page's status. */
+export interface Refusal {
+    message: string;
+    statusCode: number;
+}
+
 /**
  * A service's refusal as words for the form that asked (a Lite family enabling the API,
  * a legacy key gaining write scopes); a "not found" stays a 404 page; anything else is a bug.
  */
-export function refusalOf(error: unknown): { message: string; statusCode: number } {
+export function refusalOf(error: unknown): Refusal {
 
     if (!(error instanceof ServiceError)) {
         throw error;

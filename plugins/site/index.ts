@@ -6,6 +6,7 @@ import { accountRoutes } from './account-routes';
 import { adminRoutes } from './admin';
 import { assetRoutes } from './assets';
 import { assertCsrfChecked, declareCsrfCookie, withCsrfCheck } from '../../lib/csrf';
+import { declareDeviceCookie } from './device-cookie';
 import { apiAccessRoutes } from './manage/api-access-routes';
 import { keyRoutes } from './manage/key-routes';
 import { webhookRoutes } from './manage/webhook-routes';
@@ -33,6 +34,7 @@ export const sitePlugin: Plugin<SiteOptions> = {
 
         const sessionCookies = registerSessionStrategy(server, options, { password: options.cookiePassword, secure });
         declareCsrfCookie(server, secure);
+        declareDeviceCookie(server, { password: options.cookiePassword, secure });
         await registerViews(server);
         server.ext('onPreResponse', pageResponses(secure), { sandbox: 'plugin' });        // the site's own routes only
         server.ext('onPreStart', () => {

@@ -3,12 +3,12 @@ import Crypto from 'crypto';
 import type { Request } from '@hapi/hapi';
 import Bcrypt from 'bcrypt';
 
-import type { SitePolicy } from '../../gateway/policies/types';
-import type { RateLimitStore } from '../../gateway/rate-limit/types';
 import { clientOf } from '../../lib/audit-log';
 import type { Models } from '../../models';
 import type { User } from '../../models/user';
 import type { SiteContext } from './context';
+import { knownAccounts } from './device-cookie';
+import { accountSubject, countFailure, mayAttempt, type SignInAttempt } from './sign-in-throttle';
 
 /** What every failed sign-in says, whatever went wrong: it never tells whether an account exists. */
 export const signInFailed = 'Incorrect email or password, or too many attempts. Try again in a few minutes.';
@@ -31,28 +31,31 @@ export async function userWithPassword(models: Models, email: string, password: 
     return await Bcrypt.compare(password, user.password_hash) ? user : undefined;
 }
 
-/**
- * Counts a sign-in attempt (password or two-factor code) against the account and the
- * client address, in the gateway's rate-limit store; false once either is over its limit.
- */
-export async function admitSignInAttempt(rateLimits: RateLimitStore, policy: SitePolicy, attempt: { email: string; ip: string }): Promise<boolean> {
+/** Who makes this request's attempt to prove it is `email`'s owner. */
+function signInAttempt(request: Request, email: string): SignInAttempt {
 
-    const { per_account: perAccount, per_ip: perIp } = policy.sign_in_throttle;
-    // Hashed: the shared store need not hold email addresses.
-    const account = Crypto.createHash('sha256').update(attempt.email.trim().toLowerCase()).digest('hex').slice(0, 32);
-    const decision = await rateLimits.hit([
-        { policy: 'sign-in-account', subject: account, limit: perAccount.limit, windowSeconds: perAccount.window_seconds },
-        { policy: 'sign-in-ip', subject: attempt.ip, limit: perIp.limit, windowSeconds: perIp.window_seconds }
-    ]);
-    return decision.allowed;
+    const account = accountSubject(email);
+    return { account, ip: clientOf(request).ip, knownDevice: knownAccounts(request).includes(account) };
 }
 
 /**
- * Counts an attempt by this request's client to prove it is `email`'s owner: a password or a
- * two-factor code at sign-in, or the password that turns two-factor sign-in off (a stolen session
- * must not be a way to guess the password without limit).
+ * Runs `check`, an attempt by this request's client to prove it is `email`'s owner (a password or a two-factor
+ * code at sign-in, or the password that turns two-factor sign-in off: a stolen session must not be a way to guess
+ * it without limit), if the throttle admits it now, and counts it when it fails (`check` answers undefined).
+ * Undefined too when the throttle refuses: both say the same words.
  */
-export function admitAttempt(context: SiteContext, request: Request, email: string): Promise<boolean> {
+export async function throttledAttempt<T>(context: SiteContext, request: Request, email: string, check: () => Promise<T | undefined>): Promise<T | undefined> {
 
-    return admitSignInAttempt(context.rateLimits, context.policies().site, { email, ip: clientOf(request).ip });
+    const attempt = signInAttempt(request, email);
+    const policy = context.policies().site;
+    if (!await mayAttempt(context.rateLimits, policy, attempt)) {
+        return undefined;
+    }
+
+    const passed = await check();
+    if (passed === undefined) {
+        await countFailure(context.rateLimits, policy, attempt);
+    }
+
+    return passed;
 }

@@ -125,7 +125,8 @@ export class StreamHub {
         }
     }
 
-    private listen(): Promise<unknown> {
+    /** Subscribes once; every new stream then also finds the subscriptions' connections up (they drop in a Redis outage, and come back by themselves). */
+    private async listen(): Promise<void> {
 
         this.listening ??= this.subscribe().catch((error: unknown) => {
 
@@ -133,7 +134,10 @@ export class StreamHub {
             throw error;
         });
 
-        return this.listening;
+        await this.listening;
+        if (!this.options.changeBus.listening() || !this.options.authEpoch.listening()) {
+            throw new Error('the connection to Redis is down');
+        }
     }
 
     private async subscribe(): Promise<Array<() => void>> {

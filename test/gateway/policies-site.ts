@@ -16,7 +16,11 @@ describe('loadPolicies(): site.yaml', () => {
 
         const { site } = loadPolicies(Path.join(projectRoot, 'policies'));
         expect(site).to.equal({
-            sign_in_throttle: { per_account: { limit: 10, window_seconds: 900 }, per_ip: { limit: 100, window_seconds: 900 } },
+            sign_in_throttle: {
+                per_account_and_address: { free_failures: 5, first_delay_seconds: 1, max_delay_seconds: 900, window_seconds: 900 },
+                per_account: { limit: 10, window_seconds: 900 },
+                per_ip: { limit: 100, window_seconds: 900 }
+            },
             sessions: { lifetime_hours: 12, two_factor_minutes: 5 }
         });
         expect(POLICY_FILE_NAMES).to.include('site.yaml');
@@ -31,7 +35,13 @@ describe('loadPolicies(): site.yaml', () => {
     it('refuses a throttle window longer than a day, as rate-limits.yaml does', () => {
 
         const dir = editedPolicies('site.yaml', 'window_seconds: 900', 'window_seconds: 604800');
-        expect(loadError(dir)).to.equal(`${Path.join(dir, 'site.yaml')}: sign_in_throttle.per_account.window_seconds: must be less than or equal to 86400`);
+        expect(loadError(dir)).to.equal(`${Path.join(dir, 'site.yaml')}: sign_in_throttle.per_account_and_address.window_seconds: must be less than or equal to 86400`);
+    });
+
+    it('refuses a longest sign-in delay shorter than the first', () => {
+
+        const dir = editedPolicies('site.yaml', 'max_delay_seconds: 900', 'max_delay_seconds: 0');
+        expect(loadError(dir)).to.equal(`${Path.join(dir, 'site.yaml')}: sign_in_throttle.per_account_and_address.max_delay_seconds: must be greater than or equal to ref:first_delay_seconds`);
     });
 
     it('refuses sessions longer than 30 days', () => {

@@ -212,6 +212,48 @@ describe(`the gateway when its Redis fails (${testVariant} + a private Redis)`, 
         }
     });
 
+    it('refuses a new change stream while Redis is down after earlier streams had listened, and keeps the open one', async () => {
+
+        const server = await serverOnRedis();
+        await server.start();
+        const family = await familyWithKey(server);
+        const open = await RawStream.open(server, family.key);
+        const earlier = await RawStream.open(server, family.key);
+        try {
+            expect([open.statusCode, earlier.statusCode]).to.equal([200, 200]);
+            earlier.close();
+
+            await redis.stop();
+            await new Promise((resolve) => setTimeout(resolve, 200));      // the subscribers' connections hear of it
+            for (let i = 0; i < 2; ++i) {
+                const refused = await RawStream.open(server, family.key);
+                expect(refused.statusCode).to.equal(503);
+                expect(refused.response.headers['retry-after']).to.equal('5');
+                await refused.end();
+                expect(JSON.parse(refused.text)).to.include({ code: 'service_unavailable' });
+            }
+
+            expect(open.finished).to.be.false();
+
+            await redis.start();
+            await reconnected(server);
+            const deadline = Date.now() + 10_000;
+            let again = await RawStream.open(server, family.key);
+            while (again.statusCode === 503 && Date.now() < deadline) {              // the subscribers reconnect on their own backoff
+                again.close();
+                await new Promise((resolve) => setTimeout(resolve, 100));
+                again = await RawStream.open(server, family.key);
+            }
+
+            expect(again.statusCode).to.equal(200);
+            again.close();
+        }
+        finally {
+            open.close();
+            earlier.close();
+        }
+    });
+
     it('says in the metrics whether the instance is going on without Redis', async () => {
 
         const server = await serverOnRedis({ env: { METRICS_PORT: '0' } });

@@ -3,13 +3,12 @@ import Boom from '@hapi/boom';
 import Joi from 'joi';
 
 import { suspenderName, suspendFamily, unsuspendFamily } from '../../../lib/accounts/families';
-import { audit } from '../../../lib/audit-log';
 import { siteUser } from '../credentials';
 import type { SiteContext } from '../context';
-import { found, freeText, idParam, refusalOf } from '../forms';
+import { formAction, redirectWithNotice } from '../form-action';
+import { found, freeText, idParam, type Refusal } from '../forms';
 import { familyKeys, keyRows } from '../key-rows';
 import { isolated } from '../isolated';
-import { withNotice } from '../notices';
 import { superAdminPage } from '../route-auth';
 import { stackedBarChart } from '../usage-chart';
 import { familyUsage, usageTotals } from '../usage-report';
@@ -77,6 +76,8 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
         }).code(statusCode);
     }
 
+    const refusedPage = (request: Request, h: ResponseToolkit, refusal: Refusal) => familyPage(request, h, { error: refusal.message }, refusal.statusCode);
+
     return [
         {
             method: 'GET',
@@ -98,27 +99,13 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
             options: {
                 auth: superAdminPage,
                 validate: { ...familyId, payload: Joi.object({ reason: freeText('suspensionReason') }) },
-                async handler(request, h) {
-
-                    const { reason } = request.payload as { reason: string };
-                    const id = request.params.id as string;
-                    let suspended;
-                    try {
-                        suspended = await suspendFamily(context.accounts, id, reason, siteUser(request).id);
-                    }
-                    catch (error) {
-                        const refusal = refusalOf(error);
-                        return familyPage(request, h, { error: refusal.message }, refusal.statusCode);
-                    }
-
+                handler: formAction(models, {
+                    run: (request) => suspendFamily(context.accounts, request.params.id as string, (request.payload as { reason: string }).reason, siteUser(request).id),
+                    refused: refusedPage,
                     // Suspended already (another super-admin, another tab): that suspension stands, and nothing new happened to record.
-                    if (!suspended.changed) {
-                        return h.redirect(withNotice(`/admin/apis/families/${id}`, 'family-already-suspended'));
-                    }
-
-                    await audit(models, request, { action: 'family.suspend', familyLongId: id, target: id, detail: reason });
-                    return h.redirect(withNotice(`/admin/apis/families/${id}`, 'family-suspended'));
-                }
+                    audited: (_request, { family, changed }) => (changed ? { action: 'family.suspend', familyLongId: family.family_long_id, target: family.family_long_id, detail: family.api_suspension_reason } : undefined),
+                    answer: (request, h, { changed }) => redirectWithNotice(h, `/admin/apis/families/${request.params.id as string}`, changed ? 'family-suspended' : 'family-already-suspended')
+                })
             }
         },
         {
@@ -127,23 +114,13 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
             options: {
                 auth: superAdminPage,
                 validate: { params: Joi.object({ id: idParam, endpointId: idParam }) },
-                async handler(request, h) {
-
-                    const { id, endpointId } = request.params as { id: string; endpointId: string };
-                    let attempt;
-                    try {
-                        attempt = await webhookServices(request).ping(id, endpointId);
-                    }
-                    catch (error) {
-                        const refusal = refusalOf(error);
-                        return familyPage(request, h, { error: refusal.message }, refusal.statusCode);
-                    }
-
-                    const { outcome, delivery } = attempt;
-                    await audit(models, request, { action: 'webhook.test', familyLongId: id, target: endpointId, detail: outcome.delivered ? `delivered (${outcome.result.statusCode}), by a super-admin` : `failed: ${outcome.result.error ?? outcome.result.statusCode}, by a super-admin` });
+                handler: formAction(models, {
+                    run: (request) => webhookServices(request).ping(request.params.id as string, request.params.endpointId as string),
+                    refused: refusedPage,
+                    audited: (request, { outcome }) => ({ action: 'webhook.test', familyLongId: request.params.id as string, target: request.params.endpointId as string, detail: outcome.delivered ? `delivered (${outcome.result.statusCode}), by a super-admin` : `failed: ${outcome.result.error ?? outcome.result.statusCode}, by a super-admin` }),
                     // Post/redirect/get: reloading the page that shows the outcome must not send another test event.
-                    return h.redirect(`/admin/apis/families/${id}?webhook_test=${delivery.id}`);
-                }
+                    answer: (request, h, { delivery }) => h.redirect(`/admin/apis/families/${request.params.id as string}?webhook_test=${delivery.id}`)
+                })
             }
         },
         {
@@ -152,17 +129,11 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
             options: {
                 auth: superAdminPage,
                 validate: familyId,
-                async handler(request, h) {
-
-                    const id = request.params.id as string;
-                    const { changed } = await found(unsuspendFamily(context.accounts, id));
-                    if (!changed) {
-                        return h.redirect(withNotice(`/admin/apis/families/${id}`, 'family-not-suspended'));
-                    }
-
-                    await audit(models, request, { action: 'family.unsuspend', familyLongId: id, target: id });
-                    return h.redirect(withNotice(`/admin/apis/families/${id}`, 'family-unsuspended'));
-                }
+                handler: formAction(models, {
+                    run: (request) => found(unsuspendFamily(context.accounts, request.params.id as string)),
+                    audited: (_request, { family, changed }) => (changed ? { action: 'family.unsuspend', familyLongId: family.family_long_id, target: family.family_long_id } : undefined),
+                    answer: (request, h, { changed }) => redirectWithNotice(h, `/admin/apis/families/${request.params.id as string}`, changed ? 'family-unsuspended' : 'family-not-suspended')
+                })
             }
         }
     ];

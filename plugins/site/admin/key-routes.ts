@@ -4,12 +4,11 @@ import Joi from 'joi';
 
 import { revokeApiKey } from '../../../lib/accounts/api-keys';
 import type { ApiKey } from '../../../models/api-key';
-import { audit } from '../../../lib/audit-log';
 import { siteUser } from '../credentials';
 import type { SiteContext } from '../context';
+import { formAction, redirectWithNotice } from '../form-action';
 import { idParam } from '../forms';
 import { keyRows } from '../key-rows';
-import { withNotice } from '../notices';
 import { superAdminPage } from '../route-auth';
 
 const keyId = { params: Joi.object({ id: idParam }) };
@@ -51,16 +50,12 @@ export function adminKeyRoutes(context: SiteContext): ServerRoute[] {
             options: {
                 auth: superAdminPage,
                 validate: keyId,
-                async handler(request, h) {
-
+                handler: formAction(models, {
                     // Sent twice (a double click, a second tab, at once even), the form finds the key revoked: done already, not a 404, and recorded once.
-                    const key = await familyKey(request, { orRevoked: true });
-                    if ((await revokeApiKey(context.accounts, key.id, siteUser(request).id)).changed) {
-                        await audit(models, request, { action: 'api_key.revoke', familyLongId: key.family_long_id, target: key.id, detail: `“${key.name}”, by a super-admin` });
-                    }
-
-                    return h.redirect(withNotice(`/admin/apis/families/${key.family_long_id}`, 'key-revoked'));
-                }
+                    run: async (request) => revokeApiKey(context.accounts, (await familyKey(request, { orRevoked: true })).id, siteUser(request).id),
+                    audited: (_request, { apiKey, changed }) => (changed ? { action: 'api_key.revoke', familyLongId: apiKey.family_long_id, target: apiKey.id, detail: `“${apiKey.name}”, by a super-admin` } : undefined),
+                    answer: (_request, h, { apiKey }) => redirectWithNotice(h, `/admin/apis/families/${apiKey.family_long_id}`, 'key-revoked')
+                })
             }
         }
     ];

@@ -2,11 +2,10 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import { disableApi, enableApi } from '../../../lib/accounts/families';
-import { audit } from '../../../lib/audit-log';
 import { ownFamilyId } from '../credentials';
 import type { SiteContext } from '../context';
-import { refusalOf, ticks } from '../forms';
-import { withNotice } from '../notices';
+import { formAction, redirectWithNotice } from '../form-action';
+import { ticks, type Refusal } from '../forms';
 import { managerPage } from '../route-auth';
 import { endpointRow, hasWebhooks, webhookServices } from '../webhooks';
 import { apiOverview } from './overview';
@@ -14,7 +13,7 @@ import { apiOverview } from './overview';
 /** Manage > APIs & Connectors: the family's plan, API access and its resources. */
 export function apiAccessRoutes(context: SiteContext): ServerRoute[] {
 
-    const overviewPage = async (request: Request, h: ResponseToolkit, error?: { message: string; statusCode: number }) => h.view('manage-apis', {
+    const overviewPage = async (request: Request, h: ResponseToolkit, error?: Refusal) => h.view('manage-apis', {
         title: 'APIs & Connectors',
         ...await apiOverview(context, ownFamilyId(request)),
         webhooksAvailable: hasWebhooks(request),
@@ -37,19 +36,12 @@ export function apiAccessRoutes(context: SiteContext): ServerRoute[] {
             options: {
                 auth: managerPage,
                 validate: { payload: Joi.object({ resources: ticks }) },
-                async handler(request, h) {
-
-                    const { resources } = request.payload as { resources: string[] };
-                    try {
-                        await enableApi(context.accounts, ownFamilyId(request), resources);
-                    }
-                    catch (error) {
-                        return overviewPage(request, h, refusalOf(error));
-                    }
-
-                    await audit(context.models, request, { action: 'api.enable', familyLongId: ownFamilyId(request), detail: `Resources: ${resources.join(', ')}` });
-                    return h.redirect(withNotice('/manage/apis', 'api-enabled'));
-                }
+                handler: formAction(context.models, {
+                    run: (request) => enableApi(context.accounts, ownFamilyId(request), (request.payload as { resources: string[] }).resources),
+                    refused: overviewPage,
+                    audited: (request, family) => ({ action: 'api.enable', familyLongId: family.family_long_id, detail: `Resources: ${family.api_resources.join(', ')}` }),
+                    answer: (_request, h) => redirectWithNotice(h, '/manage/apis', 'api-enabled')
+                })
             }
         },
         {
@@ -57,12 +49,11 @@ export function apiAccessRoutes(context: SiteContext): ServerRoute[] {
             path: '/manage/apis/disable',
             options: {
                 auth: managerPage,
-                async handler(request, h) {
-
-                    await disableApi(context.accounts, ownFamilyId(request));
-                    await audit(context.models, request, { action: 'api.disable', familyLongId: ownFamilyId(request) });
-                    return h.redirect(withNotice('/manage/apis', 'api-disabled'));
-                }
+                handler: formAction(context.models, {
+                    run: (request) => disableApi(context.accounts, ownFamilyId(request)),
+                    audited: (request) => ({ action: 'api.disable', familyLongId: ownFamilyId(request) }),
+                    answer: (_request, h) => redirectWithNotice(h, '/manage/apis', 'api-disabled')
+                })
             }
         }
     ];

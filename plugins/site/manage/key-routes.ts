@@ -5,14 +5,13 @@ import Joi from 'joi';
 import { changeApiKeyScopes, createApiKey, revokeApiKey } from '../../../lib/accounts/api-keys';
 import { findFamily } from '../../../lib/accounts/families';
 import type { ApiKey } from '../../../models/api-key';
-import { audit } from '../../../lib/audit-log';
 import { ownFamilyId, siteUser } from '../credentials';
 import type { SiteContext } from '../context';
 import { sentOnce } from '../form-tokens';
-import { freeText, idParam, refusalOf, ticks } from '../forms';
+import { formAction, redirectWithNotice } from '../form-action';
+import { freeText, idParam, ticks, type Refusal } from '../forms';
 import { keyRows, operationTicks } from '../key-rows';
 import { isolated } from '../isolated';
-import { withNotice } from '../notices';
 import { managerPage } from '../route-auth';
 
 interface KeyForm {
@@ -41,7 +40,7 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
     }
 
     /** The create form, or the scopes form of `key`, ticked as `form` says. */
-    async function formPage(request: Request, h: ResponseToolkit, form: KeyForm, options: { key?: ApiKey; error?: { message: string; statusCode: number } } = {}) {
+    async function formPage(request: Request, h: ResponseToolkit, form: KeyForm, options: { key?: ApiKey; error?: Refusal } = {}) {
 
         const family = await findFamily(context.accounts, ownFamilyId(request));
         const scopes = context.policies().scopes;
@@ -75,23 +74,20 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
                 validate: { payload: keyForm },
                 makes: 'api-key',
                 back: () => '/manage/apis',
-                async handler(request, h) {
+                handler: formAction(models, {
+                    run(request) {
 
-                    const form = request.payload as KeyForm;
-                    const familyLongId = ownFamilyId(request);
-                    let created;
-                    try {
-                        created = await createApiKey(context.accounts, { familyLongId, name: form.name, resources: form.resources, operations: form.operations, createdBy: siteUser(request).id });
-                    }
-                    catch (error) {
-                        return { page: await formPage(request, h, form, { error: refusalOf(error) }) };
-                    }
-
-                    const { apiKey, key } = created;
-                    await audit(models, request, { action: 'api_key.create', familyLongId, target: apiKey.id, detail: `“${apiKey.name}”: ${apiKey.resource_scopes.join(', ')} / ${apiKey.operation_scopes.join(', ')}` });
+                        const { name, resources, operations } = request.payload as KeyForm;
+                        return createApiKey(context.accounts, { familyLongId: ownFamilyId(request), name, resources, operations, createdBy: siteUser(request).id });
+                    },
+                    refused: async (request, h, refusal) => ({ page: await formPage(request, h, request.payload as KeyForm, { error: refusal }) }),
+                    audited: (_request, { apiKey }) => ({ action: 'api_key.create', familyLongId: apiKey.family_long_id, target: apiKey.id, detail: `“${apiKey.name}”: ${apiKey.resource_scopes.join(', ')} / ${apiKey.operation_scopes.join(', ')}` }),
                     // The full key is on this page only: never in a redirect URL, a cookie or the session (hence sentOnce).
-                    return { page: h.view('key-created', { title: 'Copy your new API key', key, row: (await keyRows(models, context.policies().scopes, [apiKey]))[0] }).code(201), made: apiKey.name };
-                }
+                    answer: async (_request, h, { apiKey, key }) => ({
+                        page: h.view('key-created', { title: 'Copy your new API key', key, row: (await keyRows(models, context.policies().scopes, [apiKey]))[0] }).code(201),
+                        made: apiKey.name
+                    })
+                })
             })
         },
         {
@@ -113,20 +109,27 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
             options: {
                 auth: managerPage,
                 validate: { ...keyId, payload: keyForm },
-                async handler(request, h) {
+                handler: formAction(models, {
+                    async run(request) {
 
-                    const key = await ownKey(request);
-                    const form = request.payload as KeyForm;
-                    try {
-                        await changeApiKeyScopes(context.accounts, key.id, { resources: form.resources, operations: form.operations });
-                    }
-                    catch (error) {
-                        return formPage(request, h, { ...form, name: key.name }, { key, error: refusalOf(error) });
-                    }
+                        const key = await ownKey(request);
+                        const { resources, operations } = request.payload as KeyForm;
+                        await changeApiKeyScopes(context.accounts, key.id, { resources, operations });
+                        return key;
+                    },
+                    // The key's own page again: a key that is not the manager's is a 404 before anything is tried.
+                    refused: async (request, h, refusal) => {
 
-                    await audit(models, request, { action: 'api_key.change_scopes', familyLongId: key.family_long_id, target: key.id, detail: `${form.resources.join(', ')} / ${form.operations.join(', ')}` });
-                    return h.redirect(withNotice('/manage/apis', 'key-scopes-changed'));
-                }
+                        const key = await ownKey(request);
+                        return formPage(request, h, { ...request.payload as KeyForm, name: key.name }, { key, error: refusal });
+                    },
+                    audited: (request, key) => {
+
+                        const { resources, operations } = request.payload as KeyForm;
+                        return { action: 'api_key.change_scopes', familyLongId: key.family_long_id, target: key.id, detail: `${resources.join(', ')} / ${operations.join(', ')}` };
+                    },
+                    answer: (_request, h) => redirectWithNotice(h, '/manage/apis', 'key-scopes-changed')
+                })
             }
         },
         {
@@ -148,16 +151,12 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
             options: {
                 auth: managerPage,
                 validate: keyId,
-                async handler(request, h) {
-
+                handler: formAction(models, {
                     // Sent twice (a double click, a second tab, at once even), the form finds the key revoked: done already, not a 404, and recorded once.
-                    const key = await ownKey(request, { orRevoked: true });
-                    if ((await revokeApiKey(context.accounts, key.id, siteUser(request).id)).changed) {
-                        await audit(models, request, { action: 'api_key.revoke', familyLongId: key.family_long_id, target: key.id, detail: `“${key.name}”` });
-                    }
-
-                    return h.redirect(withNotice('/manage/apis', 'key-revoked'));
-                }
+                    run: async (request) => revokeApiKey(context.accounts, (await ownKey(request, { orRevoked: true })).id, siteUser(request).id),
+                    audited: (_request, { apiKey, changed }) => (changed ? { action: 'api_key.revoke', familyLongId: apiKey.family_long_id, target: apiKey.id, detail: `“${apiKey.name}”` } : undefined),
+                    answer: (_request, h) => redirectWithNotice(h, '/manage/apis', 'key-revoked')
+                })
             }
         }
     ];

@@ -1,14 +1,14 @@
-import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { Lifecycle, Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Boom from '@hapi/boom';
 import Joi from 'joi';
 
-import { audit } from '../../../lib/audit-log';
 import { findFamily } from '../../../lib/accounts/families';
 import { ownFamilyId, siteUser } from '../credentials';
 import type { SiteContext } from '../context';
 import { sentOnce } from '../form-tokens';
-import { found, freeText, idParam, refusalOf, ticks } from '../forms';
-import { withNotice } from '../notices';
+import { formAction, redirectWithNotice } from '../form-action';
+import { found, freeText, idParam, ticks, type Refusal } from '../forms';
+import type { Notice } from '../notices';
 import { managerPage } from '../route-auth';
 import { deliveryRows, endpointRow, manualAttempt, webhookServices } from '../webhooks';
 
@@ -29,7 +29,7 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
     const { models } = context;
     const base = (id: string) => `/manage/apis/webhooks/${id}`;
 
-    async function formPage(request: Request, h: ResponseToolkit, form: EndpointForm, error?: { message: string; statusCode: number }) {
+    async function formPage(request: Request, h: ResponseToolkit, form: EndpointForm, error?: Refusal) {
 
         const family = await findFamily(context.accounts, ownFamilyId(request));
         return h.view('webhook-form', {
@@ -53,29 +53,7 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
     }
 
     /** The endpoint's page again, saying why a service refused what the manager asked. */
-    function refusedPage(request: Request, h: ResponseToolkit, error: unknown) {
-
-        const refusal = refusalOf(error);
-        return endpointPage(request, h, { error: refusal.message }, refusal.statusCode);
-    }
-
-    /** Runs a change of the endpoint, audits it and goes back to its page with a notice. */
-    const change = (action: 'disable' | 'enable', run: (request: Request) => Promise<unknown>): ServerRoute['options'] => ({
-        auth: managerPage,
-        validate: endpointId,
-        async handler(request, h) {
-
-            try {
-                await run(request);
-            }
-            catch (error) {
-                return refusedPage(request, h, error);
-            }
-
-            await audit(models, request, { action: `webhook.${action}`, familyLongId: ownFamilyId(request), target: request.params.id as string });
-            return h.redirect(withNotice(base(request.params.id as string), action === 'disable' ? 'webhook-disabled' : 'webhook-enabled'));
-        }
-    });
+    const refusedPage = (request: Request, h: ResponseToolkit, refusal: Refusal) => endpointPage(request, h, { error: refusal.message }, refusal.statusCode);
 
     /**
      * Whether the family's own audit log records deleting the endpoint (committed with the
@@ -87,12 +65,93 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
         return await models.AuditEvent.count({ where: { action: 'webhook.delete', family_long_id: familyLongId, target: id } }) > 0;
     }
 
-    return [
-        {
-            method: 'GET',
-            path: '/manage/apis/webhooks/new',
-            options: { auth: managerPage, handler: (request, h) => formPage(request, h, { url: 'https://', description: '', resources: [] }) }
+    const newEndpointForm: Lifecycle.Method = (request, h) => formPage(request, h, { url: 'https://', description: '', resources: [] });
+
+    const createEndpoint = formAction(models, {
+        run: (request) => {
+
+            const { url, description, resources } = request.payload as EndpointForm;
+            return webhookServices(request).createEndpoint(ownFamilyId(request), { url, description, resources }, siteUser(request).id);
         },
+        refused: async (request, h, refusal) => ({ page: await formPage(request, h, request.payload as EndpointForm, refusal) }),
+        audited: (request, { endpoint }) => ({ action: 'webhook.create', familyLongId: ownFamilyId(request), target: endpoint.id, detail: `${endpoint.url} (${endpoint.resources.join(', ')})` }),
+        // The secret is on this page only: never in a redirect URL, a cookie or the session (hence sentOnce).
+        answer: (_request, h, { endpoint, secret }) => ({
+            page: h.view('webhook-secret', { title: 'Your webhook signing secret', endpoint: endpointRow(endpoint), secret, created: true }).code(201),
+            made: endpoint.url
+        })
+    });
+
+    const showEndpoint: Lifecycle.Method = async (request, h) => {
+
+        const familyLongId = ownFamilyId(request);
+        const { test, redelivery } = request.query as { test?: string; redelivery?: string };
+        const ofThisEndpoint = (attempt?: { endpointId: string }) => (attempt?.endpointId === request.params.id ? attempt : undefined);
+        return endpointPage(request, h, {
+            testResult: ofThisEndpoint(await manualAttempt(models, familyLongId, test, 'ping')),
+            redeliveryResult: ofThisEndpoint(await manualAttempt(models, familyLongId, redelivery, 'redeliver'))
+        });
+    };
+
+    const sendTestEvent = formAction(models, {
+        run: (request) => webhookServices(request).ping(ownFamilyId(request), request.params.id as string),
+        refused: refusedPage,
+        audited: (request, { outcome }) => ({ action: 'webhook.test', familyLongId: ownFamilyId(request), target: request.params.id as string, detail: outcome.delivered ? `delivered (${outcome.result.statusCode})` : `failed: ${outcome.result.error ?? outcome.result.statusCode}` }),
+        // Post/redirect/get: reloading the page that shows the outcome must not send another test event.
+        answer: (request, h, { delivery }) => h.redirect(`${base(request.params.id as string)}?test=${delivery.id}`)
+    });
+
+    const rotateSecret = formAction(models, {
+        run: (request) => found(webhookServices(request).rotateSecret(ownFamilyId(request), request.params.id as string)),
+        audited: (request, { endpoint }) => ({ action: 'webhook.rotate_secret', familyLongId: ownFamilyId(request), target: endpoint.id }),
+        answer: (_request, h, { endpoint, secret }) => ({
+            page: h.view('webhook-secret', { title: 'Your new webhook signing secret', endpoint: endpointRow(endpoint), secret, previousExpiresAt: endpoint.previous_secret_expires_at }),
+            made: endpoint.url
+        })
+    });
+
+    /** Disables or enables the endpoint, audits it and goes back to its page with a notice. */
+    const switchEndpoint = (action: 'disable' | 'enable', notice: Notice, run: (request: Request) => Promise<unknown>) => formAction(models, {
+        run,
+        refused: refusedPage,
+        audited: (request) => ({ action: `webhook.${action}`, familyLongId: ownFamilyId(request), target: request.params.id as string }),
+        answer: (request, h) => redirectWithNotice(h, base(request.params.id as string), notice)
+    });
+
+    const deleteConfirmation: Lifecycle.Method = async (request, h) => {
+
+        const endpoint = await found(webhookServices(request).findEndpoint(ownFamilyId(request), request.params.id as string));
+        return h.view('webhook-delete', { title: 'Delete webhook endpoint', endpoint: endpointRow(endpoint) });
+    };
+
+    // The deletion is audited in its own transaction (removeEndpointAudited).
+    const deleteEndpoint = formAction(models, {
+        async run(request) {
+
+            const familyLongId = ownFamilyId(request);
+            const id = request.params.id as string;
+            try {
+                await found(webhookServices(request).removeEndpointAudited(request, familyLongId, id));
+            }
+            catch (error) {
+                // Sent twice (a double click, a second tab), the form finds the endpoint gone: done already, not a 404.
+                if (!(Boom.isBoom(error, 404) && await deletedByFamily(familyLongId, id))) {
+                    throw error;
+                }
+            }
+        },
+        answer: (_request, h) => redirectWithNotice(h, '/manage/apis', 'webhook-deleted')
+    });
+
+    const redeliver = formAction(models, {
+        run: (request) => webhookServices(request).redeliver(ownFamilyId(request), request.params.id as string, request.params.deliveryId as string),
+        refused: refusedPage,
+        audited: (request, { outcome }) => ({ action: 'webhook.redeliver', familyLongId: ownFamilyId(request), target: request.params.deliveryId as string, detail: outcome.delivered ? 'delivered' : `failed: ${outcome.result.error ?? outcome.result.statusCode}` }),
+        answer: (request, h) => h.redirect(`${base(request.params.id as string)}?redelivery=${request.params.deliveryId as string}`)
+    });
+
+    return [
+        { method: 'GET', path: '/manage/apis/webhooks/new', options: { auth: managerPage, handler: newEndpointForm } },
         {
             method: 'POST',
             path: '/manage/apis/webhooks',
@@ -101,149 +160,40 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
                 validate: { payload: Joi.object({ url: freeText('webhookUrl'), description: freeText('webhookDescription'), resources: ticks }) },
                 makes: 'webhook-endpoint',
                 back: () => '/manage/apis',
-                async handler(request, h) {
-
-                    const form = request.payload as EndpointForm;
-                    const familyLongId = ownFamilyId(request);
-                    let created;
-                    try {
-                        created = await webhookServices(request).createEndpoint(familyLongId, form, siteUser(request).id);
-                    }
-                    catch (error) {
-                        return { page: await formPage(request, h, form, refusalOf(error)) };
-                    }
-
-                    await audit(models, request, { action: 'webhook.create', familyLongId, target: created.endpoint.id, detail: `${created.endpoint.url} (${created.endpoint.resources.join(', ')})` });
-                    // The secret is on this page only: never in a redirect URL, a cookie or the session (hence sentOnce).
-                    return { page: h.view('webhook-secret', { title: 'Your webhook signing secret', endpoint: endpointRow(created.endpoint), secret: created.secret, created: true }).code(201), made: created.endpoint.url };
-                }
+                handler: createEndpoint
             })
         },
-        {
-            method: 'GET',
-            path: '/manage/apis/webhooks/{id}',
-            options: {
-                auth: managerPage,
-                validate: { ...endpointId, query: endpointPageQuery },
-                async handler(request, h) {
-
-                    const familyLongId = ownFamilyId(request);
-                    const { test, redelivery } = request.query as { test?: string; redelivery?: string };
-                    const ofThisEndpoint = (attempt?: { endpointId: string }) => (attempt?.endpointId === request.params.id ? attempt : undefined);
-                    return endpointPage(request, h, {
-                        testResult: ofThisEndpoint(await manualAttempt(models, familyLongId, test, 'ping')),
-                        redeliveryResult: ofThisEndpoint(await manualAttempt(models, familyLongId, redelivery, 'redeliver'))
-                    });
-                }
-            }
-        },
-        {
-            method: 'POST',
-            path: '/manage/apis/webhooks/{id}/test',
-            options: {
-                auth: managerPage,
-                validate: endpointId,
-                async handler(request, h) {
-
-                    let attempt;
-                    try {
-                        attempt = await webhookServices(request).ping(ownFamilyId(request), request.params.id as string);
-                    }
-                    catch (error) {
-                        return refusedPage(request, h, error);
-                    }
-
-                    const { outcome, delivery } = attempt;
-                    await audit(models, request, { action: 'webhook.test', familyLongId: ownFamilyId(request), target: request.params.id as string, detail: outcome.delivered ? `delivered (${outcome.result.statusCode})` : `failed: ${outcome.result.error ?? outcome.result.statusCode}` });
-                    // Post/redirect/get: reloading the page that shows the outcome must not send another test event.
-                    return h.redirect(`${base(request.params.id as string)}?test=${delivery.id}`);
-                }
-            }
-        },
+        { method: 'GET', path: '/manage/apis/webhooks/{id}', options: { auth: managerPage, validate: { ...endpointId, query: endpointPageQuery }, handler: showEndpoint } },
+        { method: 'POST', path: '/manage/apis/webhooks/{id}/test', options: { auth: managerPage, validate: endpointId, handler: sendTestEvent } },
         {
             method: 'POST',
             path: '/manage/apis/webhooks/{id}/rotate',
-            options: sentOnce(context, {
-                auth: managerPage,
-                validate: endpointId,
-                makes: 'webhook-secret',
-                back: (request) => base(request.params.id as string),
-                async handler(request, h) {
-
-                    const { endpoint, secret } = await found(webhookServices(request).rotateSecret(ownFamilyId(request), request.params.id as string));
-                    await audit(models, request, { action: 'webhook.rotate_secret', familyLongId: ownFamilyId(request), target: endpoint.id });
-                    return { page: h.view('webhook-secret', { title: 'Your new webhook signing secret', endpoint: endpointRow(endpoint), secret, previousExpiresAt: endpoint.previous_secret_expires_at }), made: endpoint.url };
-                }
-            })
+            options: sentOnce(context, { auth: managerPage, validate: endpointId, makes: 'webhook-secret', back: (request) => base(request.params.id as string), handler: rotateSecret })
         },
         {
             method: 'POST',
             path: '/manage/apis/webhooks/{id}/disable',
-            options: change('disable', (request) => webhookServices(request).disableEndpoint(ownFamilyId(request), request.params.id as string, siteUser(request).id))
+            options: {
+                auth: managerPage,
+                validate: endpointId,
+                handler: switchEndpoint('disable', 'webhook-disabled', (request) => webhookServices(request).disableEndpoint(ownFamilyId(request), request.params.id as string, siteUser(request).id))
+            }
         },
         {
             method: 'POST',
             path: '/manage/apis/webhooks/{id}/enable',
-            options: change('enable', (request) => webhookServices(request).enableEndpoint(ownFamilyId(request), request.params.id as string))
-        },
-        {
-            method: 'GET',
-            path: '/manage/apis/webhooks/{id}/delete',
             options: {
                 auth: managerPage,
                 validate: endpointId,
-                async handler(request, h) {
-
-                    const endpoint = await found(webhookServices(request).findEndpoint(ownFamilyId(request), request.params.id as string));
-                    return h.view('webhook-delete', { title: 'Delete webhook endpoint', endpoint: endpointRow(endpoint) });
-                }
+                handler: switchEndpoint('enable', 'webhook-enabled', (request) => webhookServices(request).enableEndpoint(ownFamilyId(request), request.params.id as string))
             }
         },
-        {
-            method: 'POST',
-            path: '/manage/apis/webhooks/{id}/delete',
-            options: {
-                auth: managerPage,
-                validate: endpointId,
-                async handler(request, h) {
-
-                    const familyLongId = ownFamilyId(request);
-                    const id = request.params.id as string;
-                    try {
-                        await found(webhookServices(request).removeEndpointAudited(request, familyLongId, id));
-                    }
-                    catch (error) {
-                        // Sent twice (a double click, a second tab), the form finds the endpoint gone: done already, not a 404.
-                        if (!(Boom.isBoom(error, 404) && await deletedByFamily(familyLongId, id))) {
-                            throw error;
-                        }
-                    }
-
-                    return h.redirect(withNotice('/manage/apis', 'webhook-deleted'));
-                }
-            }
-        },
+        { method: 'GET', path: '/manage/apis/webhooks/{id}/delete', options: { auth: managerPage, validate: endpointId, handler: deleteConfirmation } },
+        { method: 'POST', path: '/manage/apis/webhooks/{id}/delete', options: { auth: managerPage, validate: endpointId, handler: deleteEndpoint } },
         {
             method: 'POST',
             path: '/manage/apis/webhooks/{id}/deliveries/{deliveryId}/redeliver',
-            options: {
-                auth: managerPage,
-                validate: { params: Joi.object({ id: idParam, deliveryId: idParam }) },
-                async handler(request, h) {
-
-                    const { id, deliveryId } = request.params as { id: string; deliveryId: string };
-                    let outcome;
-                    try {
-                        ({ outcome } = await webhookServices(request).redeliver(ownFamilyId(request), id, deliveryId));
-                    }
-                    catch (error) {
-                        return refusedPage(request, h, error);
-                    }
-
-                    await audit(models, request, { action: 'webhook.redeliver', familyLongId: ownFamilyId(request), target: deliveryId, detail: outcome.delivered ? 'delivered' : `failed: ${outcome.result.error ?? outcome.result.statusCode}` });
-                    return h.redirect(`${base(id)}?redelivery=${deliveryId}`);
-                }
-            }
+            options: { auth: managerPage, validate: { params: Joi.object({ id: idParam, deliveryId: idParam }) }, handler: redeliver }
         }
     ];
 }

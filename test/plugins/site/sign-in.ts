@@ -21,12 +21,13 @@ describe('sign-in', () => {
     before(async () => {
 
         // Small limits, so throttling shows within a few (slow, bcrypt) attempts; windows a day long instead of 15
-        // minutes, so a test's attempts never straddle a window's clock-aligned end, where the counts start again.
+        // minutes, and delays an hour long, so a test's attempts never straddle a window's clock-aligned end.
         const policiesDir = copyPolicies();
         const site = Path.join(policiesDir, 'site.yaml');
         const shipped = Fs.readFileSync(site, 'utf8');
-        expect(shipped.match(/window_seconds: 900\b/g)).to.have.length(2);
-        Fs.writeFileSync(site, shipped.replace('limit: 10', 'limit: 4').replace('limit: 100', 'limit: 6').replace(/window_seconds: 900\b/g, 'window_seconds: 86400'));
+        expect(shipped.match(/window_seconds: 900\b/g)).to.have.length(3);
+        Fs.writeFileSync(site, shipped.replace('limit: 10', 'limit: 4').replace('limit: 100', 'limit: 6').replace(/window_seconds: 900\b/g, 'window_seconds: 86400')
+            .replace('free_failures: 5', 'free_failures: 3').replace('first_delay_seconds: 1', 'first_delay_seconds: 3600').replace('max_delay_seconds: 900', 'max_delay_seconds: 86400'));
         server = await testServer({ policiesDir });
         familyLongId = (await createFamily(server.app.services.accounts, { name: 'Sign-in family', plan: 'family' })).family_long_id;
     });
@@ -154,7 +155,7 @@ describe('sign-in', () => {
         expect(client.cookies.has('fr_session')).to.be.false();
     });
 
-    it('throttles sign-in attempts per account, even with the right password', async () => {
+    it('refuses an account to unknown browsers after as many failures from them as its limit, even with the right password', async () => {
 
         const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });
         const limit = server.app.services.policyStore.current().site.sign_in_throttle.per_account.limit;
@@ -166,6 +167,68 @@ describe('sign-in', () => {
         const blocked = await (await new SiteClient(server).ready()).post('/login', { email, password });
         expect(blocked.statusCode).to.equal(401);
         expect(blocked.payload).to.contain('too many attempts');
+    });
+
+    it('counts failures only: more right sign-ins than any limit all succeed, from one address', async () => {
+
+        const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });
+        const { per_account: account, per_ip: ip } = server.app.services.policyStore.current().site.sign_in_throttle;
+        const address = new SiteClient(server).remoteAddress;
+        for (let attempt = 0; attempt <= Math.max(account.limit, ip.limit); ++attempt) {
+            expect((await (await new SiteClient(server, address).ready()).post('/login', { email, password })).statusCode).to.equal(302);
+        }
+    });
+
+    it('keeps signing a user in from a browser they signed in from, whatever failures others make on the account', async () => {
+
+        const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });
+        const own = await new SiteClient(server).ready();
+        expect((await own.post('/login', { email, password })).statusCode).to.equal(302);
+        expect(own.cookies.has('fr_device')).to.be.true();
+        expect((await own.post('/logout')).statusCode).to.equal(302);
+
+        const limit = server.app.services.policyStore.current().site.sign_in_throttle.per_account.limit;
+        for (let attempt = 0; attempt <= limit; ++attempt) {
+            await (await new SiteClient(server).ready()).post('/login', { email, password: `guess ${attempt}` });
+        }
+
+        expect((await (await new SiteClient(server).ready()).post('/login', { email, password })).statusCode).to.equal(401);
+        expect((await (await own.ready()).post('/login', { email, password })).statusCode).to.equal(302);
+        // Another browser at the user's own address is not the user's browser.
+        expect((await (await new SiteClient(server, own.remoteAddress).ready()).post('/login', { email, password })).statusCode).to.equal(401);
+    });
+
+    it('makes one address wait after its free failures on one account, known browser or not', async () => {
+
+        const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });
+        const own = await new SiteClient(server).ready();
+        expect((await own.post('/login', { email, password })).statusCode).to.equal(302);
+
+        const { free_failures: free } = server.app.services.policyStore.current().site.sign_in_throttle.per_account_and_address;
+        for (let attempt = 0; attempt < free; ++attempt) {
+            expect((await own.post('/login', { email, password: `guess ${attempt}` })).statusCode).to.equal(401);
+        }
+
+        const paused = await own.post('/login', { email, password });
+        expect(paused.statusCode).to.equal(401);
+        expect(paused.payload).to.contain('too many attempts');
+        // Another address is not held up by this one's failures.
+        expect((await (await new SiteClient(server).ready()).post('/login', { email, password })).statusCode).to.equal(302);
+    });
+
+    it('gives the browser a new CSRF token at sign-in, and refuses the one from before', async () => {
+
+        const { email, password } = await siteAccount(server, { role: 'manager', familyLongId });
+        const client = await new SiteClient(server).ready();
+        const before = client.cookies.get('crumb')!;
+        expect((await client.post('/login', { email, password })).statusCode).to.equal(302);
+        const after = client.cookies.get('crumb')!;
+        expect(after).to.match(/^[A-Za-z0-9_-]{43}$/);
+        expect(after).to.not.equal(before);
+
+        client.cookies.set('crumb', after);
+        expect((await client.post('/logout', { crumb: before })).statusCode).to.equal(403);
+        expect((await client.post('/logout')).statusCode).to.equal(302);
     });
 
     it('throttles sign-in attempts per client address across accounts', async () => {
