@@ -1,7 +1,7 @@
-import type { ApiKeyCredentials } from './credentials';
+import type { Principal } from './principal';
 
 interface Entry {
-    credentials: ApiKeyCredentials;
+    principal: Principal;
     epoch: string;
     expiresAt: number;
     /** When the entry last moved to the most recently used end. */
@@ -25,7 +25,7 @@ export class KeyCache {
     /** @param now the clock in ms; tests inject one. */
     constructor(private readonly maxEntries = 10_000, private readonly maxAgeMilliseconds = keyCacheMaxAgeMinutes * 60_000, private readonly now: () => number = Date.now) {}
 
-    get(token: string, epoch: string): ApiKeyCredentials | undefined {
+    get(token: string, epoch: string): Principal | undefined {
 
         const entry = this.entries.get(token);
         if (!entry) {
@@ -44,14 +44,14 @@ export class KeyCache {
             this.entries.set(token, entry);          // most recently used last
         }
 
-        return entry.credentials;
+        return entry.principal;
     }
 
-    set(token: string, epoch: string, credentials: ApiKeyCredentials): void {
+    set(token: string, epoch: string, principal: Principal): void {
 
         const now = this.now();
         this.entries.delete(token);
-        this.entries.set(token, { credentials, epoch, expiresAt: now + this.maxAgeMilliseconds, touchedAt: now });
+        this.entries.set(token, { principal, epoch, expiresAt: now + this.maxAgeMilliseconds, touchedAt: now });
         if (this.entries.size > this.maxEntries) {
             this.entries.delete(this.entries.keys().next().value!);
         }

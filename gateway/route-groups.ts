@@ -1,6 +1,7 @@
 import type { Server } from '@hapi/hapi';
 
-import type { GatewayConfig, RouteGroup } from './policies/types';
+import type { GatewayConfig, RouteGroup } from './policies/gateway-file';
+import type { Policies } from './policies/policy-file';
 
 /** True when `path` is `prefix` or lies below it (`/api/v1` covers `/api/v1/persons`, not `/api/v10`). */
 function isUnder(path: string, prefix: string): boolean {
@@ -20,13 +21,28 @@ function isPublic(method: string, path: string, group: RouteGroup): boolean {
     return method === 'get' && group.public_paths.includes(path);
 }
 
+/** What is wrong with a route's declared resource and operation, checked against scopes.yaml: a name it does not declare answers 403 to everyone. */
+function undeclaredScopes(label: string, resource: string, operation: string, { scopes }: Policies): string[] {
+
+    const problems: string[] = [];
+    if (resource !== scopes.aggregate_resource && !scopes.resources.includes(resource)) {
+        problems.push(`${label} declares resource "${resource}", which policies/scopes.yaml does not declare (resources, aggregate_resource)`);
+    }
+
+    if (!scopes.operations.some((declared) => declared.name === operation)) {
+        problems.push(`${label} declares operation "${operation}", which policies/scopes.yaml does not declare (operations)`);
+    }
+
+    return problems;
+}
+
 /**
  * Refuses to start when a route under a group's paths does not belong to that
- * group, or does not declare its resource and operation: no route of the family
- * API can be left unauthenticated or unscoped by mistake. A GET at one of the
- * group's `public_paths` is the one deliberate exception.
+ * group, or does not declare its resource and operation, or declares ones scopes.yaml
+ * does not: no route of the family API can be left unauthenticated or unscoped by
+ * mistake. A GET at one of the group's `public_paths` is the one deliberate exception.
  */
-export function assertRoutesFollowGroups(server: Server, config: GatewayConfig): void {
+export function assertRoutesFollowGroups(server: Server, config: GatewayConfig, policies: Policies): void {
 
     const problems: string[] = [];
     for (const route of server.table()) {
@@ -44,6 +60,9 @@ export function assertRoutesFollowGroups(server: Server, config: GatewayConfig):
         const metadata = route.settings.plugins?.gateway;
         if (!metadata?.resource || !metadata.operation) {
             problems.push(`${route.method.toUpperCase()} ${route.path} does not declare plugins.gateway.resource and .operation`);
+        }
+        else {
+            problems.push(...undeclaredScopes(`${route.method.toUpperCase()} ${route.path}`, metadata.resource, metadata.operation, policies));
         }
     }
 

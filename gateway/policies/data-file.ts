@@ -49,7 +49,7 @@ export function readDataFile<T>(file: string, schema: Joi.ObjectSchema, context:
 }
 
 // As an operator would type it from the working directory; absolute when the file lies outside it.
-function displayName(file: string): string {
+export function displayName(file: string): string {
 
     const relative = Path.relative(process.cwd(), file);
     return relative.split(Path.sep)[0] === '..' || Path.isAbsolute(relative) ? Path.resolve(file) : relative;

@@ -6,7 +6,7 @@ import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
 
 import type { PolicyStore } from '../../gateway/policies/policy-store';
-import type { GatewayConfig } from '../../gateway/policies/types';
+import type { GatewayConfig } from '../../gateway/policies/gateway-file';
 import { projectRoot } from '../../lib/config';
 import type { Log } from '../../lib/logger';
 import { unmodified } from '../../lib/unmodified';

@@ -1,6 +1,7 @@
 import type { RequestRoute } from '@hapi/hapi';
 
-import type { GatewayConfig, RouteGroup, ScopesPolicy } from '../../gateway/policies/types';
+import type { GatewayConfig, RouteGroup } from '../../gateway/policies/gateway-file';
+import type { ScopesPolicy } from '../../gateway/policies/scopes';
 import { groupOfPath } from '../../gateway/route-groups';
 import type { ErrorCode } from '../../lib/errors';
 import { resourceNames, resources, type ResourceName } from '../../models/resources';

@@ -1,7 +1,7 @@
 import type { RequestRoute } from '@hapi/hapi';
 import type Joi from 'joi';
 
-import type { RouteGroup } from '../../gateway/policies/types';
+import type { RouteGroup } from '../../gateway/policies/gateway-file';
 import type { GatewayRouteMetadata } from '../../gateway/route-metadata';
 import { jsonSchemaOf, keysOf, presenceOf, type NamedSchema } from './json-schema';
 import type { JsonSchema } from './openapi-types';

@@ -1,5 +1,5 @@
 import { apiKeyPrefix } from '../../gateway/api-key-token';
-import type { RouteGroup } from '../../gateway/policies/types';
+import type { RouteGroup } from '../../gateway/policies/gateway-file';
 import type { ErrorCode } from '../../lib/errors';
 import type { SecuritySchemeObject } from './openapi-types';
 

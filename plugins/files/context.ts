@@ -1,5 +1,5 @@
 import type { PolicyStore } from '../../gateway/policies/policy-store';
-import type { Policies } from '../../gateway/policies/types';
+import type { Policies } from '../../gateway/policies/policy-file';
 import type { Log } from '../../lib/logger';
 import type { Services } from '../../lib/services';
 import type { FileStorage } from '../../lib/storage';

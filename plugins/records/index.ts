@@ -7,7 +7,7 @@ import type { Log } from '../../lib/logger';
 import { withBodyChecks } from '../../lib/request-bodies';
 import type { Models } from '../../models';
 import type { ResourceRecord } from '../../models/resource-record';
-import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
+import { aggregateResourceName, resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
 import { RecordExtensions, type RecordExtension } from './extensions';
 import { aggregateHandler, resourceHandlers } from './handlers';
 import { createOnce, idempotencyKeysCleanup, idempotentCreateDocs, type Creation } from './idempotency';
@@ -122,7 +122,7 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
             method: 'GET',
             path: '/api/v1/all',
             handler: aggregateHandler(options),
-            options: { auth: group, plugins: { gateway: { resource: 'all', operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', compression: listCompression, validate: { query: aggregateQuerySchema(aggregateFormats) } }
+            options: { auth: group, plugins: { gateway: { resource: aggregateResourceName, operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', compression: listCompression, validate: { query: aggregateQuerySchema(aggregateFormats) } }
         });
 
         const api: RecordsApi = {

@@ -3,7 +3,7 @@ import Crypto from 'crypto';
 import type { Request } from '@hapi/hapi';
 import Bcrypt from 'bcrypt';
 
-import type { SitePolicy } from '../../gateway/policies/types';
+import type { SitePolicy } from './policy';
 import type { RateLimitStore } from '../../gateway/rate-limit/types';
 import { clientOf } from '../../lib/audit-log';
 import type { Models } from '../../models';

@@ -638,7 +638,7 @@ describe('openApiDocument()', () => {
         });
 
         const context = { gateway: { routeGroups: [] }, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd' };
-        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], auth: { scheme: 'api-key' }, policies: [] }] };
+        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], auth: { scheme: 'api-key', config: {} }, policies: [] }] };
         const { responses } = openApiDocument(bare.table(), { ...context, gateway }).paths['/api/v1/uploads/{id}'].post;
         expect(Object.keys(responses)).to.equal(['302', '400', '404', '413']);
         expect(responses['302']).to.equal({ description: 'Elsewhere.', headers: { Location: { $ref: '#/components/headers/Location' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } } });
@@ -671,7 +671,7 @@ describe('openApiDocument()', () => {
     it('refuses a route group whose policy it cannot document', () => {
 
         const { policyStore, config } = server.app.services;
-        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], auth: { scheme: 'api-key' }, policies: [{ name: 'geo-fence', enabled: true, config: {} }] }] };
+        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], auth: { scheme: 'api-key', config: {} }, policies: [{ name: 'geo-fence', enabled: true, config: {} }] }] };
         const context = { gateway, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd' };
 
         expect(() => openApiDocument(server.table(), context)).to.throw('API reference: the errors of gateway policy "geo-fence" are not described in plugins/docs/error-codes.ts');
