@@ -4,7 +4,7 @@ import Joi from 'joi';
 
 import { apiError } from '../lib/errors';
 import type { Models } from '../models';
-import { hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key-token';
+import { apiKeyPrefix, hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key-token';
 import type { AuthEpoch } from './auth-epoch';
 import type { AuthScheme } from './auth-scheme';
 import { KeyCache, keyCacheMaxAgeMinutes } from './key-cache';
@@ -111,7 +111,20 @@ async function loadPrincipal(models: Models, hash: string): Promise<Principal | 
 /** The `api-key` auth scheme: `Authorization: Bearer frk_…`. */
 export function apiKeyScheme(options: ApiKeySchemeOptions): AuthScheme<ApiKeyConfig> {
 
-    return { config: apiKeyConfig, verifier: (config) => apiKeyVerifier(options, config) };
+    return {
+        config: apiKeyConfig,
+        verifier: (config) => apiKeyVerifier(options, config),
+        docs: {
+            securityScheme: {
+                type: 'http',
+                scheme: 'bearer',
+                bearerFormat: `${apiKeyPrefix}…`,
+                description: `Send \`Authorization: Bearer <API key>\`. Keys look like \`${apiKeyPrefix}\` followed by 36 base62 characters, the last six a checksum, so secret scanners recognise a leaked key. `
+                    + 'A key reaches one family, chosen resources and chosen operations; it is shown once when created and stored only as a keyed hash.'
+            },
+            errors: ['invalid_key']
+        }
+    };
 }
 
 function apiKeyVerifier(options: ApiKeySchemeOptions, config: ApiKeyConfig): (request: Request) => Principal | Promise<Principal> {

@@ -317,7 +317,7 @@ async function registerPlugins(server: Server, services: Services, master: Buffe
         },
         { plugin: streamPlugin, options: { models, changeBus, authEpoch, policyStore, log } },
         // Generates the reference from every route at start-up, so it may come in any order.
-        { plugin: docsPlugin, options: { gateway: gateway.configStore.current(), policyStore, publicBaseUrl: config.publicBaseUrl, log } },
+        { plugin: docsPlugin, options: { gateway: gateway.configStore.current(), authSchemes: gateway.parts.authSchemes, policyStore, publicBaseUrl: config.publicBaseUrl, log } },
         // Provides the `site-session` auth strategy and CSRF protection: before any plugin whose routes use them.
         {
             plugin: sitePlugin,

@@ -5,8 +5,9 @@ import Path from 'path';
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
 
-import type { PolicyStore } from '../../gateway/policies/policy-store';
+import type { AuthScheme } from '../../gateway/auth-scheme';
 import type { GatewayConfig } from '../../gateway/policies/gateway-file';
+import type { PolicyStore } from '../../gateway/policies/policy-store';
 import { projectRoot } from '../../lib/config';
 import type { Log } from '../../lib/logger';
 import { unmodified } from '../../lib/unmodified';
@@ -17,6 +18,8 @@ import './route-metadata';
 export interface DocsOptions {
     /** The gateway's route groups: the reference documents every route under their paths. */
     gateway: GatewayConfig;
+    /** The auth schemes the gateway was given, which describe themselves. */
+    authSchemes: Readonly<Record<string, AuthScheme>>;
     /** The policies (scopes.yaml's query_operations, the aggregate resource): the reference follows their reloads. */
     policyStore: PolicyStore;
     publicBaseUrl: string;
@@ -25,6 +28,7 @@ export interface DocsOptions {
 
 const optionsSchema = Joi.object({
     gateway: Joi.object({ routeGroups: Joi.array().required() }).unknown().required(),
+    authSchemes: Joi.object().required(),
     policyStore: Joi.object().required(),
     publicBaseUrl: Joi.string().uri().required(),
     log: Joi.function().required()
@@ -60,6 +64,7 @@ export const docsPlugin: Plugin<DocsOptions> = {
 
             const document = openApiDocument(server.table(), {
                 gateway: options.gateway,
+                authSchemes: options.authSchemes,
                 scopes: options.policyStore.current().scopes,
                 publicBaseUrl: options.publicBaseUrl,
                 title: 'Family Records API',

@@ -1,5 +1,6 @@
 import type { RequestRoute } from '@hapi/hapi';
 
+import type { AuthScheme } from '../../gateway/auth-scheme';
 import type { GatewayConfig, RouteGroup } from '../../gateway/policies/gateway-file';
 import type { ScopesPolicy } from '../../gateway/policies/scopes';
 import { groupOfPath } from '../../gateway/route-groups';
@@ -15,6 +16,8 @@ import { authSchemeOf } from './security';
 
 export interface ReferenceContext {
     gateway: GatewayConfig;
+    /** The auth schemes the gateway was given, which describe themselves. */
+    authSchemes: Readonly<Record<string, AuthScheme>>;
     scopes: ScopesPolicy;
     publicBaseUrl: string;
     title: string;
@@ -75,7 +78,7 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
             continue;
         }
 
-        const facts = routeFacts(route, documented.group);
+        const facts = routeFacts(route, documented.group, context.authSchemes);
         (paths[facts.path] ??= {})[facts.method] = operationOf(facts, context.scopes);
         facts.tags.forEach((tag) => tags.add(tag));
         routeErrorCodes(facts).forEach((code) => answered.add(code));
@@ -92,7 +95,7 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
         components: {
             schemas: { Error: errorSchema(answered), ...recordSchemas() },
             headers: responseHeaders,
-            securitySchemes: Object.fromEntries(context.gateway.routeGroups.map((group) => [group.name, authSchemeOf(group).securityScheme]))
+            securitySchemes: Object.fromEntries(context.gateway.routeGroups.map((group) => [group.name, authSchemeOf(group, context.authSchemes).securityScheme]))
         }
     };
 }
