@@ -8,7 +8,7 @@ import type { Principal } from './principal';
 import type { RateLimitStore } from './rate-limit/types';
 import { reverifier, type Reverify } from './reverify';
 import { routeGroupScheme, routeGroupSchemeName, type RouteGroupAuthOptions } from './route-group-auth';
-import { assertRoutesFollowGroups } from './route-groups';
+import { assertRoutesFollowGroups, assertRoutesInScopes } from './route-groups';
 import './route-metadata';
 import type { UsageMeter } from './usage-meter';
 
@@ -84,7 +84,9 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
 
         server.ext('onPreStart', () => {
 
-            assertRoutesFollowGroups(server, configStore.current(), policyStore.current());
+            assertRoutesFollowGroups(server, configStore.current());
+            assertRoutesInScopes(server, configStore.current(), policyStore.current(), policyStore.dir);
+            policyStore.addCheck((policies) => assertRoutesInScopes(server, configStore.current(), policies, policyStore.dir));
             options.lastUsed.start();
             options.usageMeter.start();
         });

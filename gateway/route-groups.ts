@@ -1,5 +1,8 @@
 import type { Server } from '@hapi/hapi';
 
+import Path from 'path';
+
+import { displayName, PolicyError, type PolicyProblem } from './policies/data-file';
 import type { GatewayConfig, RouteGroup } from './policies/gateway-file';
 import type { Policies } from './policies/policy-file';
 
@@ -21,28 +24,42 @@ function isPublic(method: string, path: string, group: RouteGroup): boolean {
     return method === 'get' && group.public_paths.includes(path);
 }
 
-/** What is wrong with a route's declared resource and operation, checked against scopes.yaml: a name it does not declare answers 403 to everyone. */
-function undeclaredScopes(label: string, resource: string, operation: string, { scopes }: Policies): string[] {
+/**
+ * Refuses policies under which a route of a group declares a resource or operation scopes.yaml (in `policiesDir`)
+ * does not: every request of the route would be refused. Checked at start-up and at every reload of the policies.
+ */
+export function assertRoutesInScopes(server: Server, config: GatewayConfig, { scopes }: Policies, policiesDir: string): void {
 
-    const problems: string[] = [];
-    if (resource !== scopes.aggregate_resource && !scopes.resources.includes(resource)) {
-        problems.push(`${label} declares resource "${resource}", which policies/scopes.yaml does not declare (resources, aggregate_resource)`);
+    const file = displayName(Path.join(policiesDir, 'scopes.yaml'));
+    const problems: PolicyProblem[] = [];
+    for (const route of server.table()) {
+        const metadata = route.settings.plugins?.gateway;
+        if (!metadata || !groupOfPath(route.path, config)) {
+            continue;
+        }
+
+        const label = `${route.method.toUpperCase()} ${route.path}`;
+        if (metadata.resource !== scopes.aggregate_resource && !scopes.resources.includes(metadata.resource)) {
+            problems.push({ file, location: 'resources', problem: `${label} declares resource "${metadata.resource}", which is neither listed here nor the aggregate_resource` });
+        }
+
+        if (!scopes.operations.some((declared) => declared.name === metadata.operation)) {
+            problems.push({ file, location: 'operations', problem: `${label} declares operation "${metadata.operation}", which is not declared here` });
+        }
     }
 
-    if (!scopes.operations.some((declared) => declared.name === operation)) {
-        problems.push(`${label} declares operation "${operation}", which policies/scopes.yaml does not declare (operations)`);
+    if (problems.length > 0) {
+        throw new PolicyError(problems);
     }
-
-    return problems;
 }
 
 /**
  * Refuses to start when a route under a group's paths does not belong to that
- * group, or does not declare its resource and operation, or declares ones scopes.yaml
- * does not: no route of the family API can be left unauthenticated or unscoped by
- * mistake. A GET at one of the group's `public_paths` is the one deliberate exception.
+ * group, or does not declare its resource and operation: no route of the family
+ * API can be left unauthenticated or unscoped by mistake. A GET at one of the
+ * group's `public_paths` is the one deliberate exception.
  */
-export function assertRoutesFollowGroups(server: Server, config: GatewayConfig, policies: Policies): void {
+export function assertRoutesFollowGroups(server: Server, config: GatewayConfig): void {
 
     const problems: string[] = [];
     for (const route of server.table()) {
@@ -60,9 +77,6 @@ export function assertRoutesFollowGroups(server: Server, config: GatewayConfig, 
         const metadata = route.settings.plugins?.gateway;
         if (!metadata?.resource || !metadata.operation) {
             problems.push(`${route.method.toUpperCase()} ${route.path} does not declare plugins.gateway.resource and .operation`);
-        }
-        else {
-            problems.push(...undeclaredScopes(`${route.method.toUpperCase()} ${route.path}`, metadata.resource, metadata.operation, policies));
         }
     }
 

@@ -198,7 +198,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     const rateLimits = redis ? new RedisRateLimitStore(redis, config.redisPrefix, redisOutage!) : new MemoryRateLimitStore();
     const changeBus: ChangeBus = redis ? new RedisChangeBus(redis, config.redisPrefix, log) : new LocalChangeBus(log);
     const policyStore = PolicyStore.open(config.policiesDir, log, policyFiles);
-    const follow = (store: WatchedFiles<unknown>) => {
+    const follow = (store: Pick<WatchedFiles<unknown>, 'watch' | 'reloadOnSighup'>) => {
 
         if (config.watchPolicies) {
             store.watch();
@@ -272,7 +272,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     try {
         const lastUsed = new LastUsedTracker(models, log);
         const parts: GatewayParts = { policies: gatewayPolicies, authSchemes: { 'api-key': apiKeyScheme({ models, pepper, authEpoch, lastUsed }), ...options.authSchemes } };
-        gatewayConfig = GatewayConfigStore.open(config.gatewayConfig, log, parts, () => policyStore.current());
+        gatewayConfig = GatewayConfigStore.open(config.gatewayConfig, log, parts, policyStore);
         follow(gatewayConfig);
         await registerPlugins(server, services, master, { configStore: gatewayConfig, parts, lastUsed, policyStore, rateLimits, usageMeter });
     }

@@ -3,8 +3,9 @@ import Joi from 'joi';
 
 import type { AuthScheme } from '../auth-scheme';
 import type { GatewayPolicy } from '../policy-chain/context';
-import { displayName, PolicyError, readDataFile } from './data-file';
+import { displayName, PolicyError, readDataFile, validateDocument } from './data-file';
 import type { Policies } from './policy-file';
+import type { PolicyStore } from './policy-store';
 import { namedList, uniqueStrings } from './schema-parts';
 import { WatchedFiles, type PolicyLog } from './watched-files';
 
@@ -77,11 +78,15 @@ function gatewaySchema(parts: GatewayParts): Joi.ObjectSchema<{ route_groups: Ro
     });
 }
 
+function contextOf(parts: GatewayParts, policies: Policies): GatewayContext {
+
+    return { knownPolicyNames: Object.keys(parts.policies), rateLimitPresetNames: [...policies.rateLimits.keys()] };
+}
+
 /** Loads and validates gateway.yaml against `parts`, and the names of `policies` it refers to. Throws a PolicyError. */
 export function loadGatewayConfig(file: string, parts: GatewayParts, policies: Policies): GatewayConfig {
 
-    const context: GatewayContext = { knownPolicyNames: Object.keys(parts.policies), rateLimitPresetNames: [...policies.rateLimits.keys()] };
-    return { routeGroups: readDataFile<{ route_groups: RouteGroup[] }>(file, gatewaySchema(parts), context).route_groups };
+    return { routeGroups: readDataFile<{ route_groups: RouteGroup[] }>(file, gatewaySchema(parts), contextOf(parts, policies)).route_groups };
 }
 
 /** The routes are bound to the route groups at start-up: a reload may change a group's auth config and policies, nothing else. */
@@ -111,12 +116,12 @@ export interface GatewayConfigStore {
 export class GatewayConfigStore extends WatchedFiles<GatewayConfig> {
 
     /** Loads `file`; throws a PolicyError, so start-up fails with what is wrong. */
-    static open(file: string, log: PolicyLog, parts: GatewayParts, policies: () => Policies): GatewayConfigStore {
+    static open(file: string, log: PolicyLog, parts: GatewayParts, policyStore: PolicyStore): GatewayConfigStore {
 
         let started: GatewayConfig | undefined;
         const read = () => {
 
-            const config = loadGatewayConfig(file, parts, policies());
+            const config = loadGatewayConfig(file, parts, policyStore.current());
             if (started) {
                 assertSameRouting(file, started, config);
             }
@@ -125,8 +130,12 @@ export class GatewayConfigStore extends WatchedFiles<GatewayConfig> {
             return config;
         };
 
-        return new GatewayConfigStore(Path.dirname(file), [Path.basename(file)], read, {
+        const store = new GatewayConfigStore(Path.dirname(file), [Path.basename(file)], read, {
             log, tags: ['gateway'], refused: `${displayName(file)} not reloaded, the last good one stays in force`, reloaded: `${displayName(file)} reloaded`
         });
+
+        // A policy reload must leave what gateway.yaml names in the policy files (a rate-limit preset) in place.
+        policyStore.addCheck((policies) => validateDocument(displayName(file), { route_groups: store.current().routeGroups }, gatewaySchema(parts), contextOf(parts, policies)));
+        return store;
     }
 }

@@ -32,9 +32,10 @@ export class WatchedFiles<T> extends EventEmitter {
     private loadedContents: string;
     private watcher?: Fs.FSWatcher;
     private pendingReload?: NodeJS.Timeout;
+    private readonly checks: ((value: T) => void)[] = [];
 
     /** Loads the files with `read`, which throws a PolicyError, so start-up fails with what is wrong. */
-    protected constructor(private readonly dir: string, private readonly fileNames: readonly string[], private readonly read: () => T, private readonly log: WatchedFilesLog) {
+    protected constructor(readonly dir: string, private readonly fileNames: readonly string[], private readonly read: () => T, private readonly log: WatchedFilesLog) {
 
         super();
         this.loadedContents = this.contents();
@@ -44,6 +45,15 @@ export class WatchedFiles<T> extends EventEmitter {
     current(): T {
 
         return this.value;
+    }
+
+    /**
+     * Has every reload also pass `check`, which throws to refuse the new value: what others
+     * built on the value in force must still hold under the new one (the routes' scopes).
+     */
+    addCheck(check: (value: T) => void): void {
+
+        this.checks.push(check);
     }
 
     /** Loads the files again; returns false, logging why, when they are invalid. */
@@ -57,8 +67,10 @@ export class WatchedFiles<T> extends EventEmitter {
 
         this.loadedContents = contents;
         try {
+            const value = this.read();
+            this.checks.forEach((check) => check(value));
             // One assignment: a request sees either the old value or the new, never a mix.
-            this.value = this.read();
+            this.value = value;
         }
         catch (error) {
             this.log.log([...this.log.tags, 'error'], `${this.log.refused}:\n${(error as Error).message}`);

@@ -10,7 +10,7 @@ import { PolicyError } from '../../gateway/policies/data-file';
 import { assertRoutesFollowGroups } from '../../gateway/route-groups';
 import { projectRoot } from '../../lib/config';
 import { scratchDirectory, testServer } from '../helpers/server';
-import { loadGateway, loadServicePolicies } from '../helpers/policy-files';
+import { loadGateway } from '../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -66,26 +66,26 @@ describe('assertRoutesFollowGroups() with public paths', () => {
     it('lets a GET at a public path go without the group\'s auth', () => {
 
         const server = serverWith([{ method: 'GET', path: '/api/v1/openapi.json', handler, options: { auth: false } }]);
-        expect(() => assertRoutesFollowGroups(server, shipped(), loadServicePolicies())).to.not.throw();
+        expect(() => assertRoutesFollowGroups(server, shipped())).to.not.throw();
     });
 
     it('still refuses any other method at a public path without auth', () => {
 
         const server = serverWith([{ method: 'POST', path: '/api/v1/openapi.json', handler, options: { auth: false } }]);
-        expect(() => assertRoutesFollowGroups(server, shipped(), loadServicePolicies())).to.throw(/POST \/api\/v1\/openapi.json lies under route group "family-api" but does not use its auth/);
+        expect(() => assertRoutesFollowGroups(server, shipped())).to.throw(/POST \/api\/v1\/openapi.json lies under route group "family-api" but does not use its auth/);
     });
 
     it('still refuses a path that is not listed exactly', () => {
 
         const server = serverWith([{ method: 'GET', path: '/api/v1/openapi.json/{more}', handler, options: { auth: false } }]);
-        expect(() => assertRoutesFollowGroups(server, shipped(), loadServicePolicies())).to.throw(/GET \/api\/v1\/openapi.json\/\{more\} lies under route group "family-api"/);
+        expect(() => assertRoutesFollowGroups(server, shipped())).to.throw(/GET \/api\/v1\/openapi.json\/\{more\} lies under route group "family-api"/);
     });
 
     it('refuses the reference without auth when the group lists no public path', () => {
 
         const [group] = shipped().routeGroups;
         const server = serverWith([{ method: 'GET', path: '/api/v1/openapi.json', handler, options: { auth: false } }]);
-        expect(() => assertRoutesFollowGroups(server, { routeGroups: [{ ...group, public_paths: [] }] }, loadServicePolicies())).to.throw(/GET \/api\/v1\/openapi.json lies under route group "family-api" but does not use its auth/);
+        expect(() => assertRoutesFollowGroups(server, { routeGroups: [{ ...group, public_paths: [] }] })).to.throw(/GET \/api\/v1\/openapi.json lies under route group "family-api" but does not use its auth/);
     });
 
     it('still requires the group\'s auth and declarations of every other route', () => {
@@ -94,7 +94,7 @@ describe('assertRoutesFollowGroups() with public paths', () => {
             { method: 'GET', path: '/api/v1/openapi.json', handler, options: { auth: false } },
             { method: 'GET', path: '/api/v1/persons', handler, options: { auth: 'family-api', plugins: { gateway: { resource: 'persons', operation: 'read' } } } }
         ]);
-        expect(() => assertRoutesFollowGroups(server, shipped(), loadServicePolicies())).to.not.throw();
+        expect(() => assertRoutesFollowGroups(server, shipped())).to.not.throw();
     });
 });
 

@@ -41,7 +41,7 @@ describe('assertRoutesFollowGroups()', () => {
         const lastUsed = new LastUsedTracker(services.models, services.log);
         const parts = { policies: gatewayPolicies, authSchemes: { 'api-key': apiKeyScheme({ models: services.models, pepper: services.accounts.pepper, authEpoch: services.authEpoch, lastUsed }) } };
         return {
-            configStore: GatewayConfigStore.open(file, services.log, parts, () => services.policyStore.current()),
+            configStore: GatewayConfigStore.open(file, services.log, parts, services.policyStore),
             parts,
             lastUsed,
             policyStore: services.policyStore,
