@@ -8,7 +8,7 @@ import type { Server } from '@hapi/hapi';
 import { projectRoot } from '../../lib/config';
 import { keptLog } from '../helpers/kept-log';
 import { editPolicyFile } from '../helpers/policy-files';
-import { familyWithKey, scratchDirectory, testServer, type FamilyFixture } from '../helpers/server';
+import { copyPolicies, familyWithKey, scratchDirectory, testServer, type FamilyFixture } from '../helpers/server';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -91,5 +91,44 @@ describe('gateway.yaml reloads like the policy files', () => {
         editPolicyFile(dir, 'gateway.yaml', 'config: { preset: high }', 'config: { preset: standard }');
         await eventually(() => (server.plugins.gateway.config().routeGroups[0].policies[2].config as { preset?: string }).preset === 'standard');
         expect(await policyHeader()).to.equal(standardPolicy);
+    });
+});
+
+describe('A policy reload keeps what the routes and gateway.yaml refer to', () => {
+
+    let server: Server;
+    let policiesDir: string;
+    const kept = keptLog();
+
+    before(async () => {
+
+        policiesDir = copyPolicies();
+        editPolicyFile(policiesDir, 'rate-limits.yaml', 'presets:\n', 'presets:\n  - name: gateway-only\n    per_key: { limit: 10, window_seconds: 60 }\n    per_family: { limit: 20, window_seconds: 60 }\n');
+        const dir = scratchDirectory();
+        Fs.copyFileSync(Path.join(projectRoot, 'gateway', 'gateway.yaml'), Path.join(dir, 'gateway.yaml'));
+        editPolicyFile(dir, 'gateway.yaml', '- name: rate-limit\n', '- name: rate-limit\n        config: { preset: gateway-only }\n');
+        server = await testServer({ policiesDir, env: { GATEWAY_CONFIG: Path.join(dir, 'gateway.yaml') }, log: kept.log });
+    });
+
+    after(() => server.stop());
+
+    it('refuses a scopes.yaml without an operation the routes declare', () => {
+
+        kept.lines.length = 0;
+        editPolicyFile(policiesDir, 'scopes.yaml', '  - name: delete\n', '  - name: remove\n');
+        expect(server.app.services.policyStore.reload()).to.be.false();
+        expect(kept.lines[0]).to.include(`${Path.join(policiesDir, 'scopes.yaml')}: operations: DELETE /api/v1/`);
+        editPolicyFile(policiesDir, 'scopes.yaml', '  - name: remove\n', '  - name: delete\n');
+    });
+
+    it('refuses a rate-limits.yaml without a preset gateway.yaml names', () => {
+
+        kept.lines.length = 0;
+        editPolicyFile(policiesDir, 'rate-limits.yaml', 'name: gateway-only', 'name: gateway-alone');
+        expect(server.app.services.policyStore.reload()).to.be.false();
+        expect(kept.lines[0]).to.endWith('gateway.yaml: route_groups[0].policies[2].config.preset: "gateway-only" is not a preset in rate-limits.yaml');
+
+        editPolicyFile(policiesDir, 'rate-limits.yaml', 'name: gateway-alone', 'name: gateway-only');
+        expect(server.app.services.policyStore.reload()).to.be.true();
     });
 });
