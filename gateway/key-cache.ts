@@ -8,7 +8,7 @@ interface Entry {
     touchedAt: number;
 }
 
-/** The safety net under the auth epoch: a change whose epoch move Redis missed is seen at the latest after this long. */
+/** The safety net under the auth epoch: a change whose epoch move Redis missed is seen at the latest after this long (the longest the `api-key` scheme's key_cache.max_age_minutes may be). */
 export const keyCacheMaxAgeMinutes = 10;
 
 // Moving an entry to the recent end costs a delete and an insert; once a second per key is recent enough for eviction.
@@ -23,7 +23,7 @@ export class KeyCache {
     private readonly entries = new Map<string, Entry>();
 
     /** @param now the clock in ms; tests inject one. */
-    constructor(private readonly maxEntries = 10_000, private readonly maxAgeMilliseconds = keyCacheMaxAgeMinutes * 60_000, private readonly now: () => number = Date.now) {}
+    constructor(private readonly maxEntries: number, private readonly maxAgeMilliseconds: number, private readonly now: () => number = Date.now) {}
 
     get(token: string, epoch: string): Principal | undefined {
 

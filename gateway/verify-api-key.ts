@@ -6,7 +6,7 @@ import { apiError } from '../lib/errors';
 import type { Models } from '../models';
 import { apiKeyPrefix, hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key-token';
 import type { AuthEpoch } from './auth-epoch';
-import type { AuthScheme } from './auth-scheme';
+import type { AuthScheme, Verify } from './auth-scheme';
 import { KeyCache, keyCacheMaxAgeMinutes } from './key-cache';
 import type { LastUsedTracker } from './last-used';
 import type { Principal } from './principal';
@@ -127,7 +127,7 @@ export function apiKeyScheme(options: ApiKeySchemeOptions): AuthScheme<ApiKeyCon
     };
 }
 
-function apiKeyVerifier(options: ApiKeySchemeOptions, config: ApiKeyConfig): (request: Request) => Principal | Promise<Principal> {
+function apiKeyVerifier(options: ApiKeySchemeOptions, config: ApiKeyConfig): Verify {
 
     // Keyed by the key itself, as Kong's key-auth caches it: a known key then costs a map
     // lookup, not a keyed hash per request. The cache lives only in this process's memory.
