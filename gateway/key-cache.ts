@@ -1,14 +1,14 @@
-import type { ApiKeyCredentials } from './credentials';
+import type { Principal } from './principal';
 
 interface Entry {
-    credentials: ApiKeyCredentials;
+    principal: Principal;
     epoch: string;
     expiresAt: number;
     /** When the entry last moved to the most recently used end. */
     touchedAt: number;
 }
 
-/** The safety net under the auth epoch: a change whose epoch move Redis missed is seen at the latest after this long. */
+/** The safety net under the auth epoch: a change whose epoch move Redis missed is seen at the latest after this long (the longest the `api-key` scheme's key_cache.max_age_minutes may be). */
 export const keyCacheMaxAgeMinutes = 10;
 
 // Moving an entry to the recent end costs a delete and an insert; once a second per key is recent enough for eviction.
@@ -23,9 +23,9 @@ export class KeyCache {
     private readonly entries = new Map<string, Entry>();
 
     /** @param now the clock in ms; tests inject one. */
-    constructor(private readonly maxEntries = 10_000, private readonly maxAgeMilliseconds = keyCacheMaxAgeMinutes * 60_000, private readonly now: () => number = Date.now) {}
+    constructor(private readonly maxEntries: number, private readonly maxAgeMilliseconds: number, private readonly now: () => number = Date.now) {}
 
-    get(token: string, epoch: string): ApiKeyCredentials | undefined {
+    get(token: string, epoch: string): Principal | undefined {
 
         const entry = this.entries.get(token);
         if (!entry) {
@@ -44,14 +44,14 @@ export class KeyCache {
             this.entries.set(token, entry);          // most recently used last
         }
 
-        return entry.credentials;
+        return entry.principal;
     }
 
-    set(token: string, epoch: string, credentials: ApiKeyCredentials): void {
+    set(token: string, epoch: string, principal: Principal): void {
 
         const now = this.now();
         this.entries.delete(token);
-        this.entries.set(token, { credentials, epoch, expiresAt: now + this.maxAgeMilliseconds, touchedAt: now });
+        this.entries.set(token, { principal, epoch, expiresAt: now + this.maxAgeMilliseconds, touchedAt: now });
         if (this.entries.size > this.maxEntries) {
             this.entries.delete(this.entries.keys().next().value!);
         }

@@ -1,36 +1,33 @@
 import type { Request, Server } from '@hapi/hapi';
 
-import type { ApiKeyCredentials } from './credentials';
+import type { ActiveGroup } from './active-groups';
 import type { PolicyStore } from './policies/policy-store';
-import type { RouteGroup } from './policies/types';
 import { runPolicyChain } from './policy-chain/run';
+import type { Principal } from './principal';
 import type { RateLimitStore } from './rate-limit/types';
 
-/** Policies that count requests: checking an admitted request again must not count it twice. */
-const countingPolicies: ReadonlySet<string> = new Set(['rate-limit']);
-
-export type Reverify = (request: Request) => Promise<ApiKeyCredentials>;
+export type Reverify = (request: Request) => Promise<Principal>;
 
 /**
  * Checks a long-lived request (the change stream) again, as if it had just arrived:
- * its key authenticated afresh by its group's strategy (the key cache reloads from the
+ * its credential authenticated afresh by its group's strategy (the key cache reloads from the
  * database once the auth epoch has moved), then its group's policy chain, without the
- * policies that count requests. Resolves with the current credentials, or throws the
+ * policies that count requests. Resolves with the current principal, or throws the
  * error a new request would get (`invalid_key`, `family_suspended`…).
  */
-export function reverifier(server: Server, groups: ReadonlyMap<string, RouteGroup>, policyStore: PolicyStore, rateLimits: RateLimitStore): Reverify {
+export function reverifier(server: Server, groups: () => ReadonlyMap<string, ActiveGroup>, policyStore: PolicyStore, rateLimits: RateLimitStore): Reverify {
 
     return async (request) => {
 
-        const group = groups.get(request.auth.strategy ?? '');
+        const active = groups().get(request.auth.strategy ?? '');
         const route = request.route.settings.plugins?.gateway;
-        if (!group || !route) {
+        if (!active || !route) {
             throw new Error(`${request.method.toUpperCase()} ${request.path} is not a request of a gateway route group`);
         }
 
-        const { credentials } = await server.auth.test(group.name, request);
-        const current = credentials as unknown as ApiKeyCredentials;
-        await runPolicyChain(group, { request, credentials: current, route, policies: policyStore.current(), rateLimits }, countingPolicies);
-        return current;
+        const { credentials } = await server.auth.test(active.group.name, request);
+        const principal = credentials as unknown as Principal;
+        await runPolicyChain(active.recheck, { request, principal, route, policies: policyStore.current(), rateLimits });
+        return principal;
     };
 }

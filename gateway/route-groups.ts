@@ -1,6 +1,10 @@
 import type { Server } from '@hapi/hapi';
 
-import type { GatewayConfig, RouteGroup } from './policies/types';
+import Path from 'path';
+
+import { displayName, PolicyError, type PolicyProblem } from './policies/data-file';
+import type { GatewayConfig, RouteGroup } from './policies/gateway-file';
+import type { Policies } from './policies/policy-file';
 
 /** True when `path` is `prefix` or lies below it (`/api/v1` covers `/api/v1/persons`, not `/api/v10`). */
 function isUnder(path: string, prefix: string): boolean {
@@ -18,6 +22,35 @@ export function groupOfPath(path: string, config: GatewayConfig): RouteGroup | u
 function isPublic(method: string, path: string, group: RouteGroup): boolean {
 
     return method === 'get' && group.public_paths.includes(path);
+}
+
+/**
+ * Refuses policies under which a route of a group declares a resource or operation scopes.yaml (in `policiesDir`)
+ * does not: every request of the route would be refused. Checked at start-up and at every reload of the policies.
+ */
+export function assertRoutesInScopes(server: Server, config: GatewayConfig, { scopes }: Policies, policiesDir: string): void {
+
+    const file = displayName(Path.join(policiesDir, 'scopes.yaml'));
+    const problems: PolicyProblem[] = [];
+    for (const route of server.table()) {
+        const metadata = route.settings.plugins?.gateway;
+        if (!metadata || !groupOfPath(route.path, config)) {
+            continue;
+        }
+
+        const label = `${route.method.toUpperCase()} ${route.path}`;
+        if (metadata.resource !== scopes.aggregate_resource && !scopes.resources.includes(metadata.resource)) {
+            problems.push({ file, location: 'resources', problem: `${label} declares resource "${metadata.resource}", which is neither listed here nor the aggregate_resource` });
+        }
+
+        if (!scopes.operations.some((declared) => declared.name === metadata.operation)) {
+            problems.push({ file, location: 'operations', problem: `${label} declares operation "${metadata.operation}", which is not declared here` });
+        }
+    }
+
+    if (problems.length > 0) {
+        throw new PolicyError(problems);
+    }
 }
 
 /**

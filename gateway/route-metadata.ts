@@ -1,4 +1,4 @@
-import type { ApiKeyCredentials } from './credentials';
+import type { Principal } from './principal';
 
 /** What a route declares about itself in `options.plugins.gateway`. */
 export interface GatewayRouteMetadata {
@@ -13,5 +13,5 @@ declare module '@hapi/hapi' {
         gateway?: GatewayRouteMetadata;
     }
 
-    interface AuthCredentials extends Partial<ApiKeyCredentials> {}
+    interface AuthCredentials extends Partial<Principal> {}
 }

@@ -1,25 +1,25 @@
 import type { Request } from '@hapi/hapi';
 
-import type { ApiKeyCredentials } from './credentials';
-import type { ScopesPolicy } from './policies/types';
+import type { ScopesPolicy } from './policies/scopes';
+import type { Principal } from './principal';
 
-/** The resources a key reaches: its own scopes within what its family exposes. */
-export function effectiveResources(credentials: ApiKeyCredentials): string[] {
+/** The resources a principal reaches: its own scopes within what its family exposes. */
+export function effectiveResources(principal: Principal): string[] {
 
-    return credentials.key.resourceScopes.filter((resource) => credentials.family.apiResources.includes(resource));
+    return principal.scopes.resources.filter((resource) => principal.family.apiResources.includes(resource));
 }
 
-/** Whether a key reaches a resource: in its own scopes and exposed by its family. */
-export function reachesResource(credentials: ApiKeyCredentials, resource: string): boolean {
+/** Whether a principal reaches a resource: in its own scopes and exposed by its family. */
+export function reachesResource(principal: Principal, resource: string): boolean {
 
-    return credentials.key.resourceScopes.includes(resource) && credentials.family.apiResources.includes(resource);
+    return principal.scopes.resources.includes(resource) && principal.family.apiResources.includes(resource);
 }
 
-/** Whether a key may perform an operation; a key from before write scopes keeps the legacy set forever. */
-export function grantsOperation(credentials: ApiKeyCredentials, operation: string, scopes: ScopesPolicy): boolean {
+/** Whether a principal may perform an operation; a key from before write scopes keeps the legacy set forever. */
+export function grantsOperation(principal: Principal, operation: string, scopes: ScopesPolicy): boolean {
 
-    return credentials.key.operationScopes.includes(operation) &&
-        (!credentials.key.predatesWriteScopes || scopes.legacy_key_operations.includes(operation));
+    return principal.scopes.operations.includes(operation) &&
+        (!principal.scopes.legacyOperationsOnly || scopes.legacy_key_operations.includes(operation));
 }
 
 /** The operations a query parameter calls for when it is present (scopes.yaml query_operations). */
@@ -48,8 +48,3 @@ export function requiredOperations(request: Request, routeOperation: string, sco
     return [...needed];
 }
 
-/** The authenticated key of a family API request. */
-export function apiCredentials(request: Request): ApiKeyCredentials {
-
-    return request.auth.credentials as unknown as ApiKeyCredentials;
-}

@@ -1,28 +1,39 @@
-import type { Request, ResponseToolkit, Server, ServerAuthSchemeObject } from '@hapi/hapi';
+import type { Request } from '@hapi/hapi';
 import Boom from '@hapi/boom';
+import Joi from 'joi';
 
 import { apiError } from '../lib/errors';
 import type { Models } from '../models';
-import { hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key-token';
+import { apiKeyPrefix, hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key-token';
 import type { AuthEpoch } from './auth-epoch';
-import type { ApiKeyCredentials } from './credentials';
-import { KeyCache } from './key-cache';
+import type { AuthScheme, Verify } from './auth-scheme';
+import { KeyCache, keyCacheMaxAgeMinutes } from './key-cache';
 import type { LastUsedTracker } from './last-used';
-
-/**
- * What else a request of a verified key must pass before it counts as authenticated: the route
- * group's policy chain. It throws (or rejects with) a Boom error to refuse, and returns a promise
- * only when it must wait.
- */
-export type Admission = (request: Request, credentials: ApiKeyCredentials) => void | Promise<void>;
+import type { Principal } from './principal';
 
 export interface ApiKeySchemeOptions {
     models: Models;
     pepper: Buffer;
     authEpoch: AuthEpoch;
     lastUsed: LastUsedTracker;
-    admit?: Admission;
 }
+
+/** A route group's `auth.config` for the `api-key` scheme. */
+export interface ApiKeyConfig {
+    key_cache: {
+        max_entries: number;
+        max_age_minutes: number;
+    };
+}
+
+const apiKeyConfig = Joi.object<ApiKeyConfig, true>({
+    key_cache: Joi.object<ApiKeyConfig['key_cache'], true>({
+        max_entries: Joi.number().integer().min(1).default(10_000),
+        // The safety net under the auth epoch: what auth-epoch.ts promises when Redis missed a change.
+        max_age_minutes: Joi.number().min(0).max(keyCacheMaxAgeMinutes).default(keyCacheMaxAgeMinutes)
+            .messages({ 'number.max': `must be at most ${keyCacheMaxAgeMinutes}: a change Redis missed must be seen within it` })
+    }).default()
+}).default();
 
 function invalidKey(message: string): Boom.Boom {
 
@@ -69,7 +80,7 @@ function bearerToken(request: Request): string | Boom.Boom {
         : 'Authorization is not of the Bearer scheme: send Authorization: Bearer <API key>.');
 }
 
-async function loadCredentials(models: Models, hash: string): Promise<ApiKeyCredentials | undefined> {
+async function loadPrincipal(models: Models, hash: string): Promise<Principal | undefined> {
 
     const key = await models.ApiKey.findOne({ where: { secret_hash: hash } });
     if (!key || key.revoked_at || !hashesEqual(key.secret_hash, hash)) {
@@ -82,13 +93,8 @@ async function loadCredentials(models: Models, hash: string): Promise<ApiKeyCred
     }
 
     return {
-        key: {
-            id: key.id,
-            name: key.name,
-            resourceScopes: key.resource_scopes,
-            operationScopes: key.operation_scopes,
-            predatesWriteScopes: key.predates_write_scopes
-        },
+        who: { kind: 'key', id: key.id },
+        credentialName: 'API key',
         family: {
             familyLongId: family.family_long_id,
             name: family.name,
@@ -96,78 +102,80 @@ async function loadCredentials(models: Models, hash: string): Promise<ApiKeyCred
             apiEnabled: family.api_enabled,
             apiResources: family.api_resources,
             suspended: Boolean(family.api_suspended_at)
-        }
+        },
+        scopes: { resources: key.resource_scopes, operations: key.operation_scopes, legacyOperationsOnly: key.predates_write_scopes },
+        rateLimitSubjects: { own: { policy: 'key', subject: key.id }, family: { policy: 'family', subject: family.family_long_id } }
     };
 }
 
 /** The `api-key` auth scheme: `Authorization: Bearer frk_…`. */
-export function apiKeyScheme(server: Server, options: ApiKeySchemeOptions): ServerAuthSchemeObject {
+export function apiKeyScheme(options: ApiKeySchemeOptions): AuthScheme<ApiKeyConfig> {
+
+    return {
+        config: apiKeyConfig,
+        verifier: (config) => apiKeyVerifier(options, config),
+        docs: {
+            securityScheme: {
+                type: 'http',
+                scheme: 'bearer',
+                bearerFormat: `${apiKeyPrefix}…`,
+                description: `Send \`Authorization: Bearer <API key>\`. Keys look like \`${apiKeyPrefix}\` followed by 36 base62 characters, the last six a checksum, so secret scanners recognise a leaked key. `
+                    + 'A key reaches one family, chosen resources and chosen operations; it is shown once when created and stored only as a keyed hash.'
+            },
+            errors: ['invalid_key']
+        }
+    };
+}
+
+function apiKeyVerifier(options: ApiKeySchemeOptions, config: ApiKeyConfig): Verify {
 
     // Keyed by the key itself, as Kong's key-auth caches it: a known key then costs a map
     // lookup, not a keyed hash per request. The cache lives only in this process's memory.
-    const cache = new KeyCache();
+    const cache = new KeyCache(config.key_cache.max_entries, config.key_cache.max_age_minutes * 60_000);
 
-    /*
-     * Admission runs here, inside authentication, because hapi reads and parses a request's body right after this
-     * step: a request the policies refuse (scope, suspension, rate limit) is answered before its body is read, and
-     * one with a bad body still counts against the rate limit. A refused request keeps its credentials, for the
-     * usage meter and the logs.
-     */
-    const refused = (h: ResponseToolkit, credentials: ApiKeyCredentials) => (error: Error) => h.unauthenticated(error, { credentials: credentials as never });
-    const authenticated = (request: Request, h: ResponseToolkit, credentials: ApiKeyCredentials) => {
+    const verified = (principal: Principal) => {
 
-        options.lastUsed.touch(credentials.key.id);
-        const admitted = () => h.authenticated({ credentials: credentials as never });
-        let waiting: void | Promise<void>;
-        try {
-            waiting = options.admit?.(request, credentials);
-        }
-        catch (error) {
-            return refused(h, credentials)(error as Error);
-        }
-
-        return waiting ? waiting.then(admitted, refused(h, credentials)) : admitted();
+        options.lastUsed.touch(principal.who.id);
+        return principal;
     };
 
     /*
      * Loads a key the cache does not hold under `epoch`, read before loading: a change during the load forces a reload next time.
      * Without an epoch (Redis does not answer) the key is checked against the database and not cached: nothing says when it changes.
      */
-    const load = async (request: Request, h: ResponseToolkit, token: string, epoch: string | undefined) => {
+    const load = async (token: string, epoch: string | undefined) => {
 
         if (!isWellFormedApiKey(token)) {
             throw invalidKey('Malformed API key.');
         }
 
-        const credentials = await loadCredentials(options.models, hashApiKey(token, options.pepper));
-        if (!credentials) {
+        const principal = await loadPrincipal(options.models, hashApiKey(token, options.pepper));
+        if (!principal) {
             throw invalidKey('Unknown or revoked API key.');
         }
 
         if (epoch !== undefined) {
-            cache.set(token, epoch, credentials);
+            cache.set(token, epoch, principal);
         }
 
-        return authenticated(request, h, credentials);
+        return verified(principal);
     };
 
-    const verify = (request: Request, h: ResponseToolkit, token: string, epoch: string | undefined) => {
+    const verify = (token: string, epoch: string | undefined) => {
 
         const cached = epoch === undefined ? undefined : cache.get(token, epoch);
-        return cached ? authenticated(request, h, cached) : load(request, h, token, epoch);
+        return cached ? verified(cached) : load(token, epoch);
     };
 
-    return {
-        // Synchronous for a cached key under an epoch read without a round-trip: a request through the gateway awaits nothing.
-        authenticate(request: Request, h: ResponseToolkit) {
+    // Synchronous for a cached key under an epoch read without a round-trip: a request through the gateway awaits nothing.
+    return (request) => {
 
-            const token = bearerToken(request);
-            if (typeof token !== 'string') {
-                throw token;
-            }
-
-            const epoch = options.authEpoch.current();
-            return typeof epoch === 'object' ? epoch.then((current) => verify(request, h, token, current)) : verify(request, h, token, epoch);
+        const token = bearerToken(request);
+        if (typeof token !== 'string') {
+            throw token;
         }
+
+        const epoch = options.authEpoch.current();
+        return typeof epoch === 'object' ? epoch.then((current) => verify(token, current)) : verify(token, epoch);
     };
 }

@@ -4,29 +4,41 @@ import Hapi, { type Request, type ResponseToolkit, type Server } from '@hapi/hap
 import Boom from '@hapi/boom';
 import type { Sequelize } from 'sequelize';
 
-import { gatewayPlugin } from '../gateway';
+import { gatewayPlugin, type GatewayOptions } from '../gateway';
 import { RedisAuthEpoch, type AuthEpoch } from '../gateway/auth-epoch';
+import type { AuthScheme } from '../gateway/auth-scheme';
 import { LocalAuthEpoch } from '../gateway/local-auth-epoch';
 import { LastUsedTracker } from '../gateway/last-used';
-import { loadGatewayConfig } from '../gateway/policies/load';
+import { GatewayConfigStore, type GatewayConfig, type GatewayParts, type RouteGroup } from '../gateway/policies/gateway-file';
+import { plansFile } from '../gateway/policies/plans';
+import type { PolicyFile } from '../gateway/policies/policy-file';
 import { PolicyStore } from '../gateway/policies/policy-store';
-import type { GatewayConfig, RouteGroup } from '../gateway/policies/types';
+import { rateLimitsFile } from '../gateway/policies/rate-limits';
+import { scopesFile } from '../gateway/policies/scopes';
+import { usageFile } from '../gateway/policies/usage';
+import type { WatchedFiles } from '../gateway/policies/watched-files';
 import { gatewayPolicies } from '../gateway/policy-chain';
 import { MemoryRateLimitStore } from '../gateway/rate-limit/memory-store';
 import { RedisRateLimitStore } from '../gateway/rate-limit/redis-store';
 import { groupOfPath } from '../gateway/route-groups';
 import { UsageMeter } from '../gateway/usage-meter';
+import { apiKeyScheme } from '../gateway/verify-api-key';
 import { defineModels, type Models } from '../models';
 import { docsPlugin, documentPathOf } from '../plugins/docs';
 import { filesPlugin } from '../plugins/files';
+import { filesPolicyFile } from '../plugins/files/policy';
 import { formatsPlugin } from '../plugins/formats';
 import { fallbackFontProblem } from '../plugins/formats/pdf-fonts';
 import { healthPlugin } from '../plugins/health';
 import { metricsPlugin } from '../plugins/metrics';
 import { recordsPlugin } from '../plugins/records';
+import { recordsPolicyFile } from '../plugins/records/policy';
 import { sitePlugin } from '../plugins/site';
+import { sitePolicyFile } from '../plugins/site/policy';
 import { streamPlugin } from '../plugins/stream';
+import { streamPolicyFile } from '../plugins/stream/policy';
 import { webhooksPlugin } from '../plugins/webhooks';
+import { webhooksPolicyFile } from '../plugins/webhooks/policy';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './change-bus';
 import { decorateClientAddress } from './client-address';
 import { answerClientErrors } from './client-errors';
@@ -55,7 +67,14 @@ export interface DeploymentOptions {
     log?: Log;
     /** Start even when Redis does not answer (`connectRedis()`'s `mayBeDown`): the CLI's changes of access. */
     redisMayBeDown?: boolean;
+    /** Auth schemes besides `api-key`, by the name gateway.yaml gives them (a test's second scheme). */
+    authSchemes?: Readonly<Record<string, AuthScheme>>;
 }
+
+/** The files of the policies directory, each declared by its owner, in the order they refer to each other (plans.yaml to rate-limits.yaml). */
+export const policyFiles: readonly PolicyFile[] = [
+    rateLimitsFile, scopesFile, plansFile, filesPolicyFile, usageFile, recordsPolicyFile, sitePolicyFile, webhooksPolicyFile, streamPolicyFile
+];
 
 /** Turns validation failures into 400 `invalid_request` naming the problem. */
 function validationFailed(request: Request, _h: ResponseToolkit, error?: Error): never {
@@ -200,9 +219,6 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
 
     const config = options.config ?? configFromEnvironment();
     const log = options.log ?? consoleLog(false, config.logFormat);
-    // Read first: a gateway.yaml the service cannot serve stops it before anything is opened.
-    const gatewayConfig = loadGatewayConfig(config.gatewayConfig, Object.keys(gatewayPolicies));
-    groupsServedByPlugins(gatewayConfig);
     const trustedProxies = new TrustedProxies(config.trustedProxies);
     if (options.start) {
         checkFilesDirectory(config.filesDir);
@@ -217,15 +233,19 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     const authEpoch: AuthEpoch = redis ? new RedisAuthEpoch(redis, config.redisPrefix, log, redisOutage!) : new LocalAuthEpoch(Path.join(config.dataDir, 'epoch', 'auth-epoch'));
     const rateLimits = redis ? new RedisRateLimitStore(redis, config.redisPrefix, redisOutage!) : new MemoryRateLimitStore();
     const changeBus: ChangeBus = redis ? new RedisChangeBus(redis, config.redisPrefix, log) : new LocalChangeBus(log);
-    const policyStore = PolicyStore.open(config.policiesDir, log);
-    if (config.watchPolicies) {
-        policyStore.watch();
-    }
-    else if (options.start) {
-        // WATCH_POLICIES=false turns off the file watch only: a running service still reloads on SIGHUP, which
-        // would otherwise end it (Node's default for a signal nobody listens to).
-        policyStore.reloadOnSighup();
-    }
+    const policyStore = PolicyStore.open(config.policiesDir, log, policyFiles);
+    const follow = (store: Pick<WatchedFiles<unknown>, 'watch' | 'reloadOnSighup'>) => {
+
+        if (config.watchPolicies) {
+            store.watch();
+        }
+        else if (options.start) {
+            // WATCH_POLICIES=false turns off the file watch only: a running service still reloads on SIGHUP, which
+            // would otherwise end it (Node's default for a signal nobody listens to).
+            store.reloadOnSighup();
+        }
+    };
+    follow(policyStore);
 
     const transaction = transactionRunner(sequelize);
     const usageMeter = new UsageMeter({ models, sequelize, transaction, policyStore, log });
@@ -263,15 +283,19 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         refuseUnreadableBody(request);
         return h.continue;
     });
-    server.ext('onPreResponse', errorCodes(log, referenceFinder(gatewayConfig)));
+    // Where a 404 points a client: known once gateway.yaml is open (below), whose routing changes only with a restart.
+    let referenceOf: (path: string) => string | undefined = () => undefined;
+    server.ext('onPreResponse', errorCodes(log, (path) => referenceOf(path)));
     server.events.on({ name: 'request', channels: 'error' }, (request, event) => {
 
         logRequestError(log, request, (event.error as Error | undefined)?.stack ?? '');
     });
 
     // Closes what was opened above, after the plugins have let go of it (the records plugin's prepared statements).
+    let gatewayConfig: GatewayConfigStore | undefined;
     const closeServices = async () => {
 
+        gatewayConfig?.close();
         policyStore.close();
         await rateLimits.close();
         await changeBus.close();
@@ -284,7 +308,12 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
 
     // Should the service not start (a bad gateway.yaml, a port in use), what it started is stopped, so the process can end.
     try {
-        await registerPlugins(server, services, master, gatewayConfig);
+        const lastUsed = new LastUsedTracker(models, log);
+        const parts: GatewayParts = { policies: gatewayPolicies, authSchemes: { 'api-key': apiKeyScheme({ models, pepper, authEpoch, lastUsed }), ...options.authSchemes } };
+        gatewayConfig = GatewayConfigStore.open(config.gatewayConfig, log, parts, policyStore);
+        follow(gatewayConfig);
+        referenceOf = referenceFinder(gatewayConfig.current());
+        await registerPlugins(server, services, master, { configStore: gatewayConfig, parts, lastUsed, policyStore, rateLimits, usageMeter });
     }
     catch (error) {
         await server.stop();
@@ -309,12 +338,13 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
  * or a `prefix` option for a plugin with routes outside it) and with its auth. A second version of the API
  * is a second group, hence a second registration of each.
  */
-async function registerApiPlugins(server: Server, services: Services, master: Buffer, gatewayConfig: GatewayConfig): Promise<void> {
+async function registerApiPlugins(server: Server, services: Services, master: Buffer, gateway: GatewayOptions): Promise<void> {
 
     const { config, log, models, transaction, policyStore, authEpoch, changeBus } = services;
     const { publicBaseUrl } = config;
     const storage = new LocalDiskStorage(config.filesDir);
     const signingKey = derivedKey(master, 'signed-file-urls');
+    const gatewayConfig = gateway.configStore.current();
     const served = groupsServedByPlugins(gatewayConfig);
     const firstDocumented = served.find((group) => group.plugins.includes('docs'));
     for (const group of served) {
@@ -326,7 +356,7 @@ async function registerApiPlugins(server: Server, services: Services, master: Bu
             files: () => server.register({ plugin: filesPlugin, options: { routeGroup, prefix, models, transaction, log, storage, signingKey, publicBaseUrl, policyStore } }),
             stream: () => server.register({ plugin: streamPlugin, options: { routeGroup, models, changeBus, authEpoch, policyStore, log }, routes: { prefix } }),
             // Generates the reference from every route at start-up, so it may come in any order. The first reference's page is /docs.
-            docs: () => server.register({ plugin: docsPlugin, options: { gateway: gatewayConfig, routeGroup, prefix, pagePath: group === firstDocumented ? '/docs' : `/docs${prefix}`, policyStore, publicBaseUrl, log } })
+            docs: () => server.register({ plugin: docsPlugin, options: { gateway: gatewayConfig, authSchemes: gateway.parts.authSchemes, routeGroup, prefix, pagePath: group === firstDocumented ? '/docs' : `/docs${prefix}`, policyStore, publicBaseUrl, log } })
         };
         for (const name of apiPluginNames.filter((known) => group.plugins.includes(known))) {
             await register[name]();
@@ -335,25 +365,16 @@ async function registerApiPlugins(server: Server, services: Services, master: Bu
 }
 
 /** Every plugin of the service, in the order their dependencies need. */
-async function registerPlugins(server: Server, services: Services, master: Buffer, gatewayConfig: GatewayConfig): Promise<void> {
+async function registerPlugins(server: Server, services: Services, master: Buffer, gateway: GatewayOptions): Promise<void> {
 
-    const { config, log, sequelize, models, transaction, redis, redisOutage, policyStore, authEpoch, rateLimits, usageMeter, changeBus } = services;
-    const pepper = services.accounts.pepper;
+    const { config, log, sequelize, models, transaction, redis, redisOutage, policyStore, authEpoch, rateLimits, changeBus } = services;
     await server.register([
-        {
-            plugin: gatewayPlugin,
-            options: {
-                config: gatewayConfig,
-                models, pepper, authEpoch, policyStore, rateLimits,
-                lastUsed: new LastUsedTracker(models, log),
-                usageMeter
-            }
-        },
+        { plugin: gatewayPlugin, options: gateway },
         { plugin: healthPlugin, options: { sequelize, redis } },
         // Before records: the records routes accept the export formats the formats plugin offers.
         { plugin: formatsPlugin, options: { log, pdfFallbackFonts: config.pdfFallbackFonts } }
     ]);
-    await registerApiPlugins(server, services, master, gatewayConfig);
+    await registerApiPlugins(server, services, master, gateway);
     await server.register([
         // Provides the `site-session` auth strategy and CSRF protection: before any plugin whose routes use them.
         {

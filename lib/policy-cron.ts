@@ -1,7 +1,7 @@
 import Cron, { type ScheduledTask } from 'node-cron';
 
 import type { PolicyStore } from '../gateway/policies/policy-store';
-import type { Policies } from '../gateway/policies/types';
+import type { Policies } from '../gateway/policies/policy-file';
 
 /** Periodic work whose cron expression is policy data. */
 export interface PolicyCronJob {

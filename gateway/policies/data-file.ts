@@ -45,11 +45,11 @@ export function readDataFile<T>(file: string, schema: Joi.ObjectSchema, context:
 
     const shownAs = displayName(file);
     const document = parseYaml(shownAs, readText(file, shownAs));
-    return validate<T>(shownAs, substituteEnvironment(shownAs, document), envelope.concat(schema), context);
+    return validateDocument<T>(shownAs, substituteEnvironment(shownAs, document), envelope.concat(schema), context);
 }
 
 // As an operator would type it from the working directory; absolute when the file lies outside it.
-function displayName(file: string): string {
+export function displayName(file: string): string {
 
     const relative = Path.relative(process.cwd(), file);
     return relative.split(Path.sep)[0] === '..' || Path.isAbsolute(relative) ? Path.resolve(file) : relative;
@@ -134,7 +134,8 @@ function substituteEnvironment(shownAs: string, document: unknown): unknown {
     return substituted;
 }
 
-function validate<T>(shownAs: string, value: unknown, schema: Joi.ObjectSchema, context: Joi.Context): T {
+/** Validates a document read from `shownAs`; throws a PolicyError naming every problem. */
+export function validateDocument<T>(shownAs: string, value: unknown, schema: Joi.ObjectSchema, context: Joi.Context): T {
 
     const { value: validated, error } = schema.validate(value, { abortEarly: false, convert: true, errors: { label: false }, context });
     if (!error) {

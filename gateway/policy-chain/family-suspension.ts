@@ -1,10 +1,10 @@
 import { apiError } from '../../lib/errors';
-import type { GatewayPolicy } from './context';
+import { withoutConfig } from './context';
 
-/** A super-admin can suspend a family's API; every key of the family stops at once. */
-export const familySuspension: GatewayPolicy = ({ credentials }) => {
+/** A super-admin can suspend a family's API; every credential of the family stops at once. */
+export const familySuspension = withoutConfig(({ principal }) => {
 
-    if (credentials.family.suspended) {
+    if (principal.family.suspended) {
         throw apiError(403, 'family_suspended', 'This family\'s API access is suspended. A family manager can see why under Manage > APIs & Connectors.');
     }
-};
+});

@@ -8,7 +8,7 @@ import { operationScope, resourceScope } from './scopes';
 export const gatewayPolicies: Readonly<Record<string, GatewayPolicy>> = {
     'plan-gate': planGate,
     'family-suspension': familySuspension,
-    'rate-limit': rateLimit,
+    'rate-limit': rateLimit as GatewayPolicy,
     'resource-scope': resourceScope,
     'operation-scope': operationScope
 };

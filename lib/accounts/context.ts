@@ -1,5 +1,5 @@
 import type { AuthEpoch } from '../../gateway/auth-epoch';
-import type { Policies } from '../../gateway/policies/types';
+import type { Policies } from '../../gateway/policies/policy-file';
 import type { Models } from '../../models';
 import type { RunInTransaction } from '../database';
 

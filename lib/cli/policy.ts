@@ -3,8 +3,6 @@ import Os from 'os';
 import Path from 'path';
 
 import { PolicyError } from '../../gateway/policies/data-file';
-import { loadGatewayConfig, loadPolicies } from '../../gateway/policies/load';
-import { gatewayPolicies } from '../../gateway/policy-chain';
 import { configFromEnvironment, type Config } from '../config';
 import { deployment } from '../deployment';
 import { consoleLog } from '../logger';
@@ -15,9 +13,10 @@ import { jsonOption, printResult } from './output';
 /**
  * Builds the service as start-up does, with these policies and gateway config, on a scratch in-memory
  * database: start-up also checks the config against the routes (every route under a group's paths uses
- * its auth; the API reference can describe them), which the files alone cannot tell.
+ * its auth and declares a resource and operation of scopes.yaml; the API reference can describe them),
+ * which the files alone cannot tell. Resolves with the plans and route groups it loaded.
  */
-async function buildAsStartUpWould(config: Config): Promise<void> {
+async function buildAsStartUpWould(config: Config): Promise<{ plans: string[]; routeGroups: string[] }> {
 
     const scratch = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'family-records-policy-check-'));
     try {
@@ -25,7 +24,9 @@ async function buildAsStartUpWould(config: Config): Promise<void> {
             config: { ...config, databaseUrl: 'sqlite::memory:', redisUrl: undefined, dataDir: scratch, filesDir: Path.join(scratch, 'files'), watchPolicies: false },
             log: consoleLog(true, config.logFormat)
         });
+        const loaded = { plans: [...server.app.services.policyStore.current().plans.keys()], routeGroups: server.plugins.gateway.config().routeGroups.map((group) => group.name) };
         await server.stop();
+        return loaded;
     }
     catch (error) {
         if (error instanceof PolicyError) {
@@ -47,9 +48,7 @@ export const policyCommands = commandGroup('policy', {
         async run({ values }) {
 
             const config = configFromEnvironment();
-            const plans = [...loadPolicies(config.policiesDir).plans.keys()];
-            const routeGroups = loadGatewayConfig(config.gatewayConfig, Object.keys(gatewayPolicies)).routeGroups.map((group) => group.name);
-            await buildAsStartUpWould(config);
+            const { plans, routeGroups } = await buildAsStartUpWould(config);
             printResult(values.json, { policies_dir: config.policiesDir, plans, gateway_config: config.gatewayConfig, route_groups: routeGroups }, () => [
                 `policies OK: ${config.policiesDir} (plans: ${plans.join(', ')})`,
                 `gateway OK: ${config.gatewayConfig} (route groups: ${routeGroups.join(', ')})`

@@ -39,6 +39,9 @@ export const maxCharactersOf = (field: FieldDeclaration): number => field.max ??
 export const resourceNames = ['trees', 'persons', 'gallery', 'events', 'projects', 'finances', 'documents', 'history'] as const;
 export type ResourceName = typeof resourceNames[number];
 
+/** What the routes serving every resource at once declare as their resource (`/api/v1/all`, the change stream). */
+export const aggregateResourceName = 'all';
+
 export interface ResourceDeclaration {
     readonly name: ResourceName;
     /** One record in words, for messages and documentation. */

@@ -6,7 +6,6 @@ import { countsRequests, headerRefs, rateLimitHeaderNames, type HeaderName } fro
 import type { JsonSchema, ResponseObject } from './openapi-types';
 import { requestHeaders } from './request-headers';
 import type { RouteFacts } from './route-facts';
-import { authSchemeOf } from './security';
 import { inWords } from './words';
 
 /** Headers an error status always carries. */
@@ -41,7 +40,7 @@ function routeErrors(facts: RouteFacts): RouteError[] {
     };
 
     if (facts.securedBy) {
-        answer(authSchemeOf(facts.securedBy).errors);
+        answer(facts.authScheme!.errors);
         for (const policy of facts.securedBy.policies.filter((candidate) => candidate.enabled)) {
             const answers = policyErrors[policy.name];
             if (!answers) {

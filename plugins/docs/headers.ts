@@ -1,4 +1,4 @@
-import type { PolicyRef } from '../../gateway/policies/types';
+import type { PolicyRef } from '../../gateway/policies/gateway-file';
 import { requestIdPattern } from '../../lib/request-id';
 import type { HeaderObject, Reference, ResponseObject } from './openapi-types';
 import type { RouteFacts } from './route-facts';

@@ -5,8 +5,9 @@ import Path from 'path';
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
 
+import type { AuthScheme } from '../../gateway/auth-scheme';
+import type { GatewayConfig } from '../../gateway/policies/gateway-file';
 import type { PolicyStore } from '../../gateway/policies/policy-store';
-import type { GatewayConfig } from '../../gateway/policies/types';
 import { projectRoot } from '../../lib/config';
 import type { Log } from '../../lib/logger';
 import { unmodified } from '../../lib/unmodified';
@@ -22,6 +23,8 @@ export interface DocsOptions {
     prefix: string;
     /** Where the same reference is a page for people (`/docs`). */
     pagePath: string;
+    /** The auth schemes the gateway was given, which describe themselves. */
+    authSchemes: Readonly<Record<string, AuthScheme>>;
     /** The policies (scopes.yaml's query_operations, the aggregate resource): the reference follows their reloads. */
     policyStore: PolicyStore;
     publicBaseUrl: string;
@@ -33,6 +36,7 @@ const optionsSchema = Joi.object({
     routeGroup: Joi.string().required(),
     prefix: Joi.string().pattern(/^\/.*[^/]$/).required(),
     pagePath: Joi.string().pattern(/^\//).required(),
+    authSchemes: Joi.object().required(),
     policyStore: Joi.object().required(),
     publicBaseUrl: Joi.string().uri().required(),
     log: Joi.function().required()
@@ -75,6 +79,7 @@ export const docsPlugin: Plugin<DocsOptions> = {
             const document = openApiDocument(server.table(), {
                 gateway: options.gateway,
                 routeGroup: options.routeGroup,
+                authSchemes: options.authSchemes,
                 scopes: options.policyStore.current().scopes,
                 publicBaseUrl: options.publicBaseUrl,
                 title: 'Family Records API',

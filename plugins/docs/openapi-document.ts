@@ -1,6 +1,8 @@
 import type { RequestRoute } from '@hapi/hapi';
 
-import type { GatewayConfig, RouteGroup, ScopesPolicy } from '../../gateway/policies/types';
+import type { AuthScheme } from '../../gateway/auth-scheme';
+import type { GatewayConfig, RouteGroup } from '../../gateway/policies/gateway-file';
+import type { ScopesPolicy } from '../../gateway/policies/scopes';
 import { groupOfPath } from '../../gateway/route-groups';
 import type { ErrorCode } from '../../lib/errors';
 import { resourceNames, resources, type ResourceName } from '../../models/resources';
@@ -16,6 +18,8 @@ export interface ReferenceContext {
     gateway: GatewayConfig;
     /** The route group documented: routes under another group's paths belong to another reference. */
     routeGroup: string;
+    /** The auth schemes the gateway was given, which describe themselves. */
+    authSchemes: Readonly<Record<string, AuthScheme>>;
     scopes: ScopesPolicy;
     publicBaseUrl: string;
     title: string;
@@ -78,7 +82,7 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
             continue;
         }
 
-        const facts = routeFacts(route, documented.group);
+        const facts = routeFacts(route, documented.group, context.authSchemes);
         (paths[facts.path] ??= {})[facts.method] = operationOf(facts, context.scopes);
         facts.tags.forEach((tag) => tags.add(tag));
         routeErrorCodes(facts).forEach((code) => answered.add(code));
@@ -95,7 +99,7 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
         components: {
             schemas: { Error: errorSchema(answered), ...recordSchemas(context.addedFields) },
             headers: responseHeaders,
-            securitySchemes: Object.fromEntries(context.gateway.routeGroups.filter((group) => group.name === context.routeGroup).map((group) => [group.name, authSchemeOf(group).securityScheme]))
+            securitySchemes: Object.fromEntries(context.gateway.routeGroups.filter((group) => group.name === context.routeGroup).map((group) => [group.name, authSchemeOf(group, context.authSchemes).securityScheme]))
         }
     };
 }

@@ -1,4 +1,4 @@
-import type { ScopesPolicy } from '../../gateway/policies/types';
+import type { ScopesPolicy } from '../../gateway/policies/scopes';
 import { parameterOperations } from '../../gateway/scopes';
 import { errorResponses } from './error-responses';
 import { withRequestIdHeaders } from './headers';

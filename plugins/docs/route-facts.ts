@@ -1,11 +1,13 @@
 import type { RequestRoute } from '@hapi/hapi';
 import type Joi from 'joi';
 
-import type { RouteGroup } from '../../gateway/policies/types';
+import type { AuthScheme, AuthSchemeDocs } from '../../gateway/auth-scheme';
+import type { RouteGroup } from '../../gateway/policies/gateway-file';
 import type { GatewayRouteMetadata } from '../../gateway/route-metadata';
 import { jsonSchemaOf, keysOf, presenceOf, type NamedSchema } from './json-schema';
 import type { JsonSchema } from './openapi-types';
 import type { RequestHeaderName } from './request-headers';
+import { authSchemeOf } from './security';
 
 /** What the reference needs to know about one route, read from its hapi settings. */
 export interface RouteFacts {
@@ -19,6 +21,8 @@ export interface RouteFacts {
     tags: string[];
     /** The gateway route group whose key the route needs; none at a group's public paths or outside the groups. */
     securedBy?: RouteGroup;
+    /** The auth scheme of `securedBy`, as the reference describes it. */
+    authScheme?: AuthSchemeDocs;
     gateway?: GatewayRouteMetadata;
     /** The route validates something, so a bad request is a 400. */
     validated: boolean;
@@ -68,7 +72,7 @@ function requestBody(route: RequestRoute): RouteFacts['body'] {
 }
 
 /** The facts of `route`, which lies under `group`'s paths, or outside every group when there is none. */
-export function routeFacts(route: RequestRoute, group: RouteGroup | undefined): RouteFacts {
+export function routeFacts(route: RequestRoute, group: RouteGroup | undefined, authSchemes: Readonly<Record<string, AuthScheme>>): RouteFacts {
 
     const where = `${route.method.toUpperCase()} ${route.path}`;
     const settings = route.settings;
@@ -88,7 +92,7 @@ export function routeFacts(route: RequestRoute, group: RouteGroup | undefined): 
         ...(settings.description ? { description: settings.description } : {}),
         ...(notes ? { notes } : {}),
         tags: ([] as string[]).concat(settings.tags ?? []).filter((tag) => tag !== 'api'),
-        ...(secured ? { securedBy: group } : {}),
+        ...(secured ? { securedBy: group, authScheme: authSchemeOf(group, authSchemes) } : {}),
         gateway: settings.plugins?.gateway,
         validated: Boolean(validate.params || validate.query || validate.payload),
         params: pathParameters(route, where),

@@ -1,34 +1,13 @@
-import { apiKeyPrefix } from '../../gateway/api-key-token';
-import type { RouteGroup } from '../../gateway/policies/types';
-import type { ErrorCode } from '../../lib/errors';
-import type { SecuritySchemeObject } from './openapi-types';
+import type { AuthScheme, AuthSchemeDocs } from '../../gateway/auth-scheme';
+import type { RouteGroup } from '../../gateway/policies/gateway-file';
 
-interface AuthSchemeDocs {
-    securityScheme: SecuritySchemeObject;
-    /** What the scheme answers when authentication fails. */
-    errors: readonly ErrorCode[];
-}
+/** How the reference describes the auth scheme of `group`: each scheme describes itself (gateway/auth-scheme.ts). */
+export function authSchemeOf(group: RouteGroup, schemes: Readonly<Record<string, AuthScheme>>): AuthSchemeDocs {
 
-/** The auth schemes gateway.yaml can give a route group, as OpenAPI security schemes. */
-const authSchemes: Readonly<Record<string, AuthSchemeDocs>> = {
-    'api-key': {
-        securityScheme: {
-            type: 'http',
-            scheme: 'bearer',
-            bearerFormat: `${apiKeyPrefix}…`,
-            description: `Send \`Authorization: Bearer <API key>\`. Keys look like \`${apiKeyPrefix}\` followed by 36 base62 characters, the last six a checksum, so secret scanners recognise a leaked key. `
-                + 'A key reaches one family, chosen resources and chosen operations; it is shown once when created and stored only as a keyed hash.'
-        },
-        errors: ['invalid_key']
-    }
-};
-
-export function authSchemeOf(group: RouteGroup): AuthSchemeDocs {
-
-    const docs = authSchemes[group.auth.scheme];
-    if (!docs) {
-        throw new Error(`API reference: auth scheme "${group.auth.scheme}" of route group "${group.name}" is not described in plugins/docs/security.ts`);
+    const scheme = schemes[group.auth.scheme];
+    if (!scheme) {
+        throw new Error(`API reference: auth scheme "${group.auth.scheme}" of route group "${group.name}" is not one the gateway was given`);
     }
 
-    return docs;
+    return scheme.docs;
 }

@@ -1,7 +1,7 @@
 import type { PluginProperties } from '@hapi/hapi';
 
 import type { PolicyStore } from '../../gateway/policies/policy-store';
-import type { Policies } from '../../gateway/policies/types';
+import type { Policies } from '../../gateway/policies/policy-file';
 import type { Log } from '../../lib/logger';
 import type { Services } from '../../lib/services';
 import type { FileStorage } from '../../lib/storage';

@@ -1,6 +1,6 @@
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 
-import { apiCredentials } from '../../gateway/scopes';
+import { principalOf } from '../../gateway/principal';
 import { apiError } from '../../lib/errors';
 import type { FilesContext } from './context';
 import { signedFileUrl } from './signed-urls';
@@ -15,7 +15,7 @@ export function documentFileHandler(context: FilesContext) {
     return async (request: Request, h: ResponseToolkit) => {
 
         const id = request.params.id as string;
-        const record = await context.models.records.documents.findOne({ where: { id, family_long_id: apiCredentials(request).family.familyLongId } });
+        const record = await context.models.records.documents.findOne({ where: { id, family_long_id: principalOf(request).family.familyLongId } });
         if (!record) {
             throw apiError(404, 'not_found', `No document ${id}.`);
         }

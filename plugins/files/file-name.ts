@@ -2,7 +2,7 @@
  * File names come from clients and go back out in Content-Disposition headers, so they
  * are reduced to something safe to store and to show.
  */
-import type { FilesPolicy } from '../../gateway/policies/types';
+import type { FilesPolicy } from './policy';
 import { cutToFit, fileNameBytes, rfc5987, withoutInvisibles } from '../../lib/file-name-text';
 import { maxCharactersOf, type ResourceDeclaration } from '../../models/resources';
 import { extensionsOf } from './media-types';

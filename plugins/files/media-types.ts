@@ -1,7 +1,7 @@
 import { isUtf8 } from 'buffer';
 
 import { apiError } from '../../lib/errors';
-import type { FileSignature, FilesPolicy } from '../../gateway/policies/types';
+import type { FileSignature, FilesPolicy } from './policy';
 
 function matches(data: Buffer, signature: FileSignature): boolean {
 

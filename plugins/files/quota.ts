@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 
-import type { PlanPolicy } from '../../gateway/policies/types';
+import type { PlanPolicy } from '../../gateway/policies/plans';
 import { apiError } from '../../lib/errors';
 import type { Models } from '../../models';
 import { fileResourceNames } from './context';

@@ -1,7 +1,7 @@
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
 
-import { apiCredentials } from '../../gateway/scopes';
+import { principalOf } from '../../gateway/principal';
 import { storableText } from '../../lib/storable-text';
 import { stringOfAtMost } from '../../lib/text-length';
 import { fileTitleField, type ResourceDeclaration } from '../../models/resources';
@@ -46,7 +46,7 @@ export function uploadHandler(resource: ResourceDeclaration, context: FilesConte
     return async (request: Request, h: ResponseToolkit) => {
 
         const { file_base64: encoded, original_name: originalName, mime_type: declaredType, ...metadata } = request.payload as UploadPayload;
-        const owner = apiCredentials(request).family;
+        const owner = principalOf(request).family;
 
         // Before decoding: a file over the limit is refused without the work of decoding it.
         assertUploadSize(context.policies().plans.get(owner.plan)!, decodedLength(encoded));

@@ -4,7 +4,8 @@ import { revisionEntity, withRevisionTag } from '../../lib/entity-tags';
 import { preconditionsOf } from '../../lib/preconditions';
 import { unmodified } from '../../lib/unmodified';
 import { resourceNames, resources, type ResourceDeclaration } from '../../models/resources';
-import { apiCredentials, effectiveResources } from '../../gateway/scopes';
+import { principalOf } from '../../gateway/principal';
+import { effectiveResources } from '../../gateway/scopes';
 import type { RecordsContext } from './context';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { ListOptions } from './list-sql';
@@ -43,7 +44,7 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
         models: options.models,
         transaction: options.transaction,
         changeBus: options.changeBus,
-        familyLongId: apiCredentials(request).family.familyLongId
+        familyLongId: principalOf(request).family.familyLongId
     });
 
     // A resource no extension adds to goes out as the database wrote its JSON; the others are built record by record.
@@ -68,7 +69,7 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
         async list(request: Request, h: ResponseToolkit) {
 
             const query = request.query as Record<string, any>;
-            const credentials = apiCredentials(request);
+            const credentials = principalOf(request);
             const sort: string = query.sort ?? 'created_at';
             const direction: Direction = query.direction ?? 'asc';
             const listOptions: ListOptions = {
@@ -101,7 +102,7 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
 
         async read(request: Request, h: ResponseToolkit) {
 
-            const record = await model.findOne({ where: { id: request.params.id, family_long_id: apiCredentials(request).family.familyLongId } });
+            const record = await model.findOne({ where: { id: request.params.id, family_long_id: principalOf(request).family.familyLongId } });
             if (!record) {
                 throw recordNotFound(resource, request.params.id as string);
             }
@@ -140,7 +141,7 @@ export function aggregateHandler(options: RecordsContext) {
     return async (request: Request, h: ResponseToolkit) => {
 
         const query = request.query as Record<string, any>;
-        const credentials = apiCredentials(request);
+        const credentials = principalOf(request);
         const listOptions: ListOptions = { familyLongId: credentials.family.familyLongId, search: query.search, sort: query.sort ?? 'created_at', direction: query.direction ?? 'asc', filters: {} };
         const inScope = sources.filter((source) => effectiveResources(credentials).includes(source.pages.resource.name));
 

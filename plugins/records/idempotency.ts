@@ -4,7 +4,7 @@ import type { PluginSpecificConfiguration, Request, ResponseObject, ResponseTool
 import { Op, type Transaction } from 'sequelize';
 
 import type { PolicyStore } from '../../gateway/policies/policy-store';
-import { apiCredentials } from '../../gateway/scopes';
+import { principalOf } from '../../gateway/principal';
 import { withRevisionTag } from '../../lib/entity-tags';
 import { apiError } from '../../lib/errors';
 import { JobFailures } from '../../lib/job-failures';
@@ -91,7 +91,7 @@ async function storeEntry(models: Models, request: Request, keyed: KeyedRequest,
     await models.IdempotencyKey.destroy({ where: { api_key_id: keyed.api_key_id, idempotency_key: keyed.idempotency_key, created_at: { [Op.lt]: oldestKept() } }, transaction });
     await models.IdempotencyKey.create({
         ...keyed,
-        family_long_id: apiCredentials(request).family.familyLongId,
+        family_long_id: principalOf(request).family.familyLongId,
         method: request.method.toUpperCase(),
         path: request.path,
         response_status: 201,
@@ -131,7 +131,7 @@ export async function createOnce(models: Models, request: Request, h: ResponseTo
         return created(h, creation.answerOf(await creation.create({})));
     }
 
-    const keyed: KeyedRequest = { api_key_id: apiCredentials(request).key.id, idempotency_key: key, fingerprint: fingerprintOf(request) };
+    const keyed: KeyedRequest = { api_key_id: principalOf(request).who.id, idempotency_key: key, fingerprint: fingerprintOf(request) };
     const earlier = await findEntry(models, keyed);
     if (earlier) {
         return replay(request, h, keyed, earlier);

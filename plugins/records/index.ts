@@ -3,7 +3,7 @@ import Joi from 'joi';
 
 import { withBodyChecks } from '../../lib/request-bodies';
 import type { ResourceRecord } from '../../models/resource-record';
-import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
+import { aggregateResourceName, resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
 import type { RecordsContext, RecordsOptions } from './context';
 import { RecordExtensions, type AddedField, type RecordExtension } from './extensions';
 import { formatNegotiation } from './format-negotiation';
@@ -126,7 +126,7 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
             method: 'GET',
             path: '/all',
             handler: aggregateHandler(options),
-            options: { auth: registered.routeGroup, plugins: { gateway: { resource: 'all', operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', compression: listCompression, ext: negotiation(aggregateFormats), validate: { query: aggregateQuerySchema(aggregateFormats, `${prefix}/all`) } }
+            options: { auth: registered.routeGroup, plugins: { gateway: { resource: aggregateResourceName, operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', compression: listCompression, ext: negotiation(aggregateFormats), validate: { query: aggregateQuerySchema(aggregateFormats, `${prefix}/all`) } }
         });
 
         if (first) {

@@ -1,4 +1,4 @@
-import type { Policies } from '../../gateway/policies/types';
+import type { Policies } from '../../gateway/policies/policy-file';
 import type { RateLimitStore } from '../../gateway/rate-limit/types';
 import type { AccountsContext } from '../../lib/accounts/context';
 import type { Log } from '../../lib/logger';

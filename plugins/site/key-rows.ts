@@ -1,6 +1,6 @@
 import { Op } from 'sequelize';
 
-import type { ScopesPolicy } from '../../gateway/policies/types';
+import type { ScopesPolicy } from '../../gateway/policies/scopes';
 import type { Models } from '../../models';
 import type { ApiKey } from '../../models/api-key';
 

@@ -1,6 +1,6 @@
 import Crypto from 'crypto';
 
-import type { SitePolicy } from '../../gateway/policies/types';
+import type { SitePolicy } from './policy';
 import type { RateLimitRule, RateLimitStore } from '../../gateway/rate-limit/types';
 
 /**

@@ -2,8 +2,8 @@ import { PassThrough } from 'stream';
 
 import type { Request } from '@hapi/hapi';
 
-import type { ApiKeyCredentials } from '../../gateway/credentials';
-import type { StreamPolicy } from '../../gateway/policies/types';
+import type { Principal } from '../../gateway/principal';
+import type { StreamPolicy } from './policy';
 import { effectiveResources } from '../../gateway/scopes';
 import type { ChangeBatch, ChangeEventData } from '../../lib/change-bus';
 import { requestLogFields, type Log } from '../../lib/logger';
@@ -17,7 +17,7 @@ type Task = { kind: 'batch'; batch: ChangeBatch } | { kind: 'catch-up' };
 
 export interface ChangeStreamOptions {
     request: Request;
-    credentials: ApiKeyCredentials;
+    credentials: Principal;
     policy: StreamPolicy;
     changeLog: ChangeLogReader;
     log: Log;
@@ -37,7 +37,7 @@ export class ChangeStream {
     /** The response body. */
     readonly body = new PassThrough();
     readonly request: Request;
-    readonly credentials: ApiKeyCredentials;
+    readonly credentials: Principal;
     readonly keyId: string;
     readonly familyLongId: string;
     private readonly resources: readonly string[];
@@ -57,7 +57,7 @@ export class ChangeStream {
 
         this.request = options.request;
         this.credentials = options.credentials;
-        this.keyId = options.credentials.key.id;
+        this.keyId = options.credentials.who.id;
         this.familyLongId = options.credentials.family.familyLongId;
         this.resources = effectiveResources(options.credentials);
 

@@ -1,8 +1,8 @@
 import Boom from '@hapi/boom';
 
 import type { AuthEpoch } from '../../gateway/auth-epoch';
-import type { ApiKeyCredentials } from '../../gateway/credentials';
 import type { PolicyStore } from '../../gateway/policies/policy-store';
+import type { Principal } from '../../gateway/principal';
 import type { Reverify } from '../../gateway/reverify';
 import { effectiveResources } from '../../gateway/scopes';
 import type { ChangeBatch, ChangeBus } from '../../lib/change-bus';
@@ -46,9 +46,9 @@ function removeFrom(index: Map<string, Set<ChangeStream>>, key: string, stream: 
 }
 
 /** What a stream carries depends on the plan and the resources in scope: when either changes, it reconnects to carry the new. */
-function sameAccess(before: ApiKeyCredentials, now: ApiKeyCredentials): boolean {
+function sameAccess(before: Principal, now: Principal): boolean {
 
-    const resources = (credentials: ApiKeyCredentials) => effectiveResources(credentials).sort().join(',');
+    const resources = (credentials: Principal) => effectiveResources(credentials).sort().join(',');
     return before.family.plan === now.family.plan && resources(before) === resources(now);
 }
 
@@ -202,7 +202,7 @@ export class StreamHub {
 
     private async recheckKey(streams: ChangeStream[]): Promise<void> {
 
-        let current: ApiKeyCredentials;
+        let current: Principal;
         try {
             current = await this.options.reverify(streams[0].request);
         }

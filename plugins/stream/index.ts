@@ -6,6 +6,7 @@ import type { PolicyStore } from '../../gateway/policies/policy-store';
 import type { ChangeBus } from '../../lib/change-bus';
 import type { Log } from '../../lib/logger';
 import type { Models } from '../../models';
+import { aggregateResourceName } from '../../models/resources';
 import { ChangeLogReader } from './change-log';
 import { StreamHub } from './hub';
 import { lastEventIdSchema, openStreamHandler } from './open-stream';
@@ -83,7 +84,7 @@ export const streamPlugin: Plugin<StreamOptions> = {
                 auth: options.routeGroup,
                 // `all`: the stream carries every resource in the key's scope, as GET <prefix>/all does.
                 plugins: {
-                    gateway: { resource: 'all', operation: 'read' },
+                    gateway: { resource: aggregateResourceName, operation: 'read' },
                     docs: { responses: { 200: { description: 'The change stream (text/event-stream), open until either side closes it.', content: { 'text/event-stream': { schema: { type: 'string' } } } } } }
                 },
                 tags: ['api', 'stream'],

@@ -1,8 +1,8 @@
 import type { Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
 
-import type { Policies } from '../../gateway/policies/types';
-import { apiCredentials } from '../../gateway/scopes';
+import type { Policies } from '../../gateway/policies/policy-file';
+import { principalOf } from '../../gateway/principal';
 import type { Log } from '../../lib/logger';
 import type { ChangeLogReader } from './change-log';
 import { ChangeStream } from './change-stream';
@@ -37,7 +37,7 @@ export function openStreamHandler(context: StreamContext) {
         const policy = context.policies().stream;
         const stream = new ChangeStream({
             request,
-            credentials: apiCredentials(request),
+            credentials: principalOf(request),
             policy,
             changeLog: context.changeLog,
             log: context.log,

@@ -1,6 +1,6 @@
 import IpAddr from 'ipaddr.js';
 
-import type { WebhooksPolicy } from '../../gateway/policies/types';
+import type { WebhooksPolicy } from './policy';
 
 type DestinationRules = WebhooksPolicy['destinations'];
 

@@ -1,6 +1,6 @@
 import Net from 'net';
 
-import type { WebhooksPolicy } from '../../gateway/policies/types';
+import type { WebhooksPolicy } from './policy';
 import { hasMoreCharactersThan } from '../../lib/text-length';
 import { textLimits } from '../../lib/text-limits';
 import { addressRefusal } from './address-rules';

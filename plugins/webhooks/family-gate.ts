@@ -1,4 +1,4 @@
-import type { Policies } from '../../gateway/policies/types';
+import type { Policies } from '../../gateway/policies/policy-file';
 import { ServiceError, type ErrorCode } from '../../lib/errors';
 import type { Family } from '../../models/family';
 

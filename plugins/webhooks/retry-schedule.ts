@@ -1,4 +1,4 @@
-import type { WebhooksPolicy } from '../../gateway/policies/types';
+import type { WebhooksPolicy } from './policy';
 
 /** Seconds a Retry-After header asks for (delta-seconds or an HTTP date); undefined when absent or unreadable. */
 export function retryAfterSeconds(header: string | undefined, now: Date): number | undefined {

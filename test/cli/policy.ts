@@ -125,6 +125,59 @@ describe('family-records policy check, against the routes as start-up checks the
     });
 });
 
+describe('family-records policy check: every cross-reference, named by file and path', () => {
+
+    /** What policy check says about `policiesDir` (and gateway.yaml `gatewayConfig`): it must fail. */
+    async function refusal(env: Record<string, string>): Promise<string> {
+
+        const outcome = await runCli(['policy', 'check'], cliEnvironment(env));
+        expect(outcome.exitCode).to.equal(1);
+        expect(outcome.stdout).to.equal('');
+        return outcome.stderr;
+    }
+
+    it('refuses a scopes.yaml resource the records API does not serve', async () => {
+
+        const policiesDir = editedPolicies('scopes.yaml', '  - persons\n', '  - people\n');
+        expect(await refusal({ POLICIES_DIR: policiesDir })).to.startWith(`error: ${Path.join(policiesDir, 'scopes.yaml')}: resources[1]: "people" is not a resource of the records API; those are [trees, persons, `);
+    });
+
+    it('refuses a scopes.yaml that leaves out a resource the records API serves', async () => {
+
+        const policiesDir = editedPolicies('scopes.yaml', '  - history\n', '');
+        expect(await refusal({ POLICIES_DIR: policiesDir })).to.equal(`error: ${Path.join(policiesDir, 'scopes.yaml')}: resources: must list every resource of the records API; missing: history\n`);
+    });
+
+    it('refuses a renamed aggregate_resource, which would answer 403 to /api/v1/all and the change stream', async () => {
+
+        const policiesDir = editedPolicies('scopes.yaml', 'aggregate_resource: all', 'aggregate_resource: everything');
+        expect(await refusal({ POLICIES_DIR: policiesDir })).to.equal(`error: ${Path.join(policiesDir, 'scopes.yaml')}: aggregate_resource: "everything" is not the aggregate the records API serves, "all"\n`);
+    });
+
+    it('refuses a scopes.yaml without an operation the routes declare', async () => {
+
+        const policiesDir = editedPolicies('scopes.yaml', '  - name: delete\n', '  - name: remove\n');
+        const stderr = await refusal({ POLICIES_DIR: policiesDir });
+        expect(stderr).to.startWith(`error: ${Path.join(policiesDir, 'scopes.yaml')}: operations: DELETE /api/v1/`);
+        expect(stderr).to.include('declares operation "delete", which is not declared here');
+    });
+
+    it('refuses a route group\'s rate-limit preset that rate-limits.yaml does not declare', async () => {
+
+        const gatewayConfig = editedGatewayConfig('- name: rate-limit\n', '- name: rate-limit\n        config: { preset: turbo }\n');
+        expect(await refusal({ GATEWAY_CONFIG: gatewayConfig })).to.equal(`error: ${gatewayConfig}: route_groups[0].policies[2].config.preset: "turbo" is not a preset in rate-limits.yaml\n`);
+    });
+
+    it('refuses an option the auth scheme does not take, and one out of its range', async () => {
+
+        const unknown = editedGatewayConfig('scheme: api-key\n', 'scheme: api-key\n      config: { cache: 5 }\n');
+        expect(await refusal({ GATEWAY_CONFIG: unknown })).to.equal(`error: ${unknown}: route_groups[0].auth.config.cache: is not allowed\n`);
+
+        const tooOld = editedGatewayConfig('scheme: api-key\n', 'scheme: api-key\n      config: { key_cache: { max_age_minutes: 60 } }\n');
+        expect(await refusal({ GATEWAY_CONFIG: tooOld })).to.equal(`error: ${tooOld}: route_groups[0].auth.config.key_cache.max_age_minutes: must be at most 10: a change Redis missed must be seen within it\n`);
+    });
+});
+
 describe('a command that cannot start the service', () => {
 
     it('exits with its error instead of hanging on what start-up left open', async () => {

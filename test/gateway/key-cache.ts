@@ -1,17 +1,20 @@
 import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import type { ApiKeyCredentials } from '../../gateway/credentials';
 import { KeyCache } from '../../gateway/key-cache';
+import type { Principal } from '../../gateway/principal';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
 
-function credentials(id: string): ApiKeyCredentials {
+function credentials(id: string): Principal {
 
     return {
-        key: { id, name: id, resourceScopes: ['persons'], operationScopes: ['read'], predatesWriteScopes: false },
-        family: { familyLongId: 'fam_1', name: 'F', plan: 'family', apiEnabled: true, apiResources: ['persons'], suspended: false }
+        who: { kind: 'key', id },
+        credentialName: 'API key',
+        family: { familyLongId: 'fam_1', name: 'F', plan: 'family', apiEnabled: true, apiResources: ['persons'], suspended: false },
+        scopes: { resources: ['persons'], operations: ['read'], legacyOperationsOnly: false },
+        rateLimitSubjects: { own: { policy: 'key', subject: id }, family: { policy: 'family', subject: 'fam_1' } }
     };
 }
 
@@ -28,7 +31,7 @@ describe('KeyCache', () => {
 
         const { cache } = cacheWithClock();
         cache.set('frk_a', '1', credentials('a'));
-        expect(cache.get('frk_a', '1')!.key.id).to.equal('a');
+        expect(cache.get('frk_a', '1')!.who.id).to.equal('a');
         expect(cache.get('frk_a', '2')).to.be.undefined();
         expect(cache.get('frk_a', '1')).to.be.undefined();          // dropped once seen under a newer epoch
         expect(cache.get('frk_b', '1')).to.be.undefined();

@@ -3,8 +3,7 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { loadPolicies } from '../../gateway/policies/load';
-import { editedPolicies, loadError } from '../helpers/policy-files';
+import { editedPolicies, loadError, loadServicePolicies } from '../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
@@ -17,11 +16,11 @@ function withStandardPerKey(limit: string, windowSeconds: string): string {
     return editedPolicies('rate-limits.yaml', standardPerKey, `per_key:\n      limit: ${limit}\n      window_seconds: ${windowSeconds}`);
 }
 
-describe('loadPolicies(): rate-limits.yaml', () => {
+describe('loadServicePolicies(): rate-limits.yaml', () => {
 
     it('accepts a window of a day and a limit of 15 digits', () => {
 
-        const { rateLimits } = loadPolicies(withStandardPerKey('999999999999999', '86400'));
+        const { rateLimits } = loadServicePolicies(withStandardPerKey('999999999999999', '86400'));
         expect(rateLimits.get('standard')!.per_key).to.equal({ limit: 999_999_999_999_999, window_seconds: 86_400 });
     });
 

@@ -3,20 +3,19 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
 import { projectRoot } from '../../lib/config';
-import { editedPolicies, loadError, policiesWithout } from '../helpers/policy-files';
+import { editedPolicies, loadError, loadServicePolicies, policiesWithout, policyFileNames } from '../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
 
-describe('loadPolicies(): usage.yaml', () => {
+describe('loadServicePolicies(): usage.yaml', () => {
 
     it('loads the shipped metering policy', () => {
 
-        const { usage } = loadPolicies(Path.join(projectRoot, 'policies'));
+        const { usage } = loadServicePolicies(Path.join(projectRoot, 'policies'));
         expect(usage).to.equal({ flush_interval_seconds: 10, retention_days: 90, cleanup_schedule: '17 3 * * *' });
-        expect(POLICY_FILE_NAMES).to.include('usage.yaml');
+        expect(policyFileNames).to.include('usage.yaml');
     });
 
     it('refuses a retention shorter than the 30 days the usage pages show', () => {

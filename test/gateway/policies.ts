@@ -7,10 +7,10 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
 import { projectRoot } from '../../lib/config';
+import { policyFiles } from '../../lib/deployment';
 import { PolicyError } from '../../gateway/policies/data-file';
-import { loadGatewayConfig, loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
 import { PolicyStore } from '../../gateway/policies/policy-store';
-import { editPolicyFile, policyLoadError } from '../helpers/policy-files';
+import { editPolicyFile, loadGateway, loadServicePolicies, policyFileNames, policyLoadError } from '../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it, after, afterEach } = lab;
@@ -27,7 +27,7 @@ after(() => {
 });
 
 /** A temp directory holding copies of the shipped files, for one test to change. */
-function copyOfShipped(files: readonly string[] = POLICY_FILE_NAMES, from = Path.join(projectRoot, 'policies')): string {
+function copyOfShipped(files: readonly string[] = policyFileNames, from = Path.join(projectRoot, 'policies')): string {
 
     const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'family-records-policies-'));
     tempDirs.push(dir);
@@ -71,11 +71,11 @@ class RecordingLog extends EventEmitter {
     };
 }
 
-describe('loadPolicies()', () => {
+describe('loadServicePolicies()', () => {
 
     it('loads the shipped policy files', () => {
 
-        const policies = loadPolicies(Path.join(projectRoot, 'policies'));
+        const policies = loadServicePolicies(Path.join(projectRoot, 'policies'));
 
         expect([...policies.plans.keys()]).to.equal(['lite', 'family', 'max', 'lifetime']);
         expect(policies.plans.get('lite')).to.equal({ name: 'lite', label: 'Lite', api_access: false, upgrade_to: 'family', rate_limit: 'standard' });
@@ -246,7 +246,7 @@ describe('loadPolicies()', () => {
             const dir = copyOfShipped();
             editPolicyFile(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}:-700}`);
 
-            expect(loadPolicies(dir).rateLimits.get('standard')!.per_key.limit).to.equal(700);
+            expect(loadServicePolicies(dir).rateLimits.get('standard')!.per_key.limit).to.equal(700);
         });
 
         it('uses the variable, converted to the type the schema declares', () => {
@@ -255,7 +255,7 @@ describe('loadPolicies()', () => {
             editPolicyFile(dir, 'rate-limits.yaml', 'limit: 600', `limit: \${${variable}:-700}`);
             process.env[variable] = '900';
 
-            expect(loadPolicies(dir).rateLimits.get('standard')!.per_key.limit).to.equal(900);
+            expect(loadServicePolicies(dir).rateLimits.get('standard')!.per_key.limit).to.equal(900);
         });
 
         it('validates the substituted value', () => {
@@ -277,16 +277,16 @@ describe('loadPolicies()', () => {
     });
 });
 
-describe('loadGatewayConfig()', () => {
+describe('loadGateway()', () => {
 
     const gatewayDir = Path.join(projectRoot, 'gateway');
 
-    it('loads the shipped gateway.yaml, filling in policy defaults', () => {
+    it('loads the shipped gateway.yaml, filling in the defaults of the policies and the auth scheme', () => {
 
-        const { routeGroups } = loadGatewayConfig(Path.join(gatewayDir, 'gateway.yaml'), KNOWN_POLICIES);
+        const { routeGroups } = loadGateway(Path.join(gatewayDir, 'gateway.yaml'));
 
         expect(routeGroups).to.have.length(1);
-        expect(routeGroups[0]).to.include({ name: 'family-api', paths: ['/api/v1'], auth: { scheme: 'api-key' } });
+        expect(routeGroups[0]).to.include({ name: 'family-api', paths: ['/api/v1'], auth: { scheme: 'api-key', config: { key_cache: { max_entries: 10_000, max_age_minutes: 10 } } } });
         expect(routeGroups[0].policies.map((policy) => policy.name)).to.equal(KNOWN_POLICIES);
         expect(routeGroups[0].policies[0]).to.equal({ name: 'plan-gate', enabled: true, config: {} });
     });
@@ -296,7 +296,7 @@ describe('loadGatewayConfig()', () => {
         const dir = copyOfShipped(['gateway.yaml'], gatewayDir);
         editPolicyFile(dir, 'gateway.yaml', '- name: rate-limit', '- name: rate-limt');
 
-        expect(() => loadGatewayConfig(Path.join(dir, 'gateway.yaml'), KNOWN_POLICIES)).to.throw(PolicyError,
+        expect(() => loadGateway(Path.join(dir, 'gateway.yaml'))).to.throw(PolicyError,
             `${Path.join(dir, 'gateway.yaml')}: route_groups[0].policies[2].name: "rate-limt" is not a known policy (known: [${KNOWN_POLICIES.join(', ')}])`);
     });
 
@@ -305,7 +305,7 @@ describe('loadGatewayConfig()', () => {
         const dir = copyOfShipped(['gateway.yaml'], gatewayDir);
         editPolicyFile(dir, 'gateway.yaml', 'scheme: api-key', 'scheme: apikey');
 
-        expect(() => loadGatewayConfig(Path.join(dir, 'gateway.yaml'), KNOWN_POLICIES)).to.throw(PolicyError,
+        expect(() => loadGateway(Path.join(dir, 'gateway.yaml'))).to.throw(PolicyError,
             `${Path.join(dir, 'gateway.yaml')}: route_groups[0].auth.scheme: "apikey" is not a known auth scheme (known: api-key)`);
     });
 
@@ -314,7 +314,7 @@ describe('loadGatewayConfig()', () => {
         const dir = copyOfShipped(['gateway.yaml'], gatewayDir);
         editPolicyFile(dir, 'gateway.yaml', 'paths: [/api/v1]', 'paths: [api/v1]');
 
-        expect(() => loadGatewayConfig(Path.join(dir, 'gateway.yaml'), KNOWN_POLICIES)).to.throw(PolicyError,
+        expect(() => loadGateway(Path.join(dir, 'gateway.yaml'))).to.throw(PolicyError,
             `${Path.join(dir, 'gateway.yaml')}: route_groups[0].paths[0]: "api/v1" must start with "/"`);
     });
 
@@ -323,7 +323,7 @@ describe('loadGatewayConfig()', () => {
         const dir = copyOfShipped(['gateway.yaml'], gatewayDir);
         editPolicyFile(dir, 'gateway.yaml', '- name: rate-limit', '- name: rate-limit\n        config: { per_minute: 5 }');
 
-        expect(() => loadGatewayConfig(Path.join(dir, 'gateway.yaml'), KNOWN_POLICIES)).to.throw(PolicyError,
+        expect(() => loadGateway(Path.join(dir, 'gateway.yaml'))).to.throw(PolicyError,
             `${Path.join(dir, 'gateway.yaml')}: route_groups[0].policies[2].config.per_minute: is not allowed`);
     });
 });
@@ -334,7 +334,7 @@ describe('PolicyStore', () => {
 
     const open = (dir: string, log: RecordingLog): PolicyStore => {
 
-        const store = PolicyStore.open(dir, log.log);
+        const store = PolicyStore.open(dir, log.log, policyFiles);
         stores.push(store);
         return store;
     };
@@ -349,7 +349,7 @@ describe('PolicyStore', () => {
         const dir = copyOfShipped();
         editPolicyFile(dir, 'plans.yaml', 'upgrade_to: family', 'upgrade_to: lite');
 
-        expect(() => PolicyStore.open(dir, () => {})).to.throw(PolicyError, /plans\[0\]\.upgrade_to/);
+        expect(() => PolicyStore.open(dir, () => {}, policyFiles)).to.throw(PolicyError, /plans\[0\]\.upgrade_to/);
     });
 
     it('reload() swaps in valid policies and reports it', async () => {
@@ -435,7 +435,7 @@ describe('PolicyStore', () => {
 
         version('..v1', 'Max One');
         Fs.symlinkSync('..v1', Path.join(mount, '..data'));
-        for (const file of POLICY_FILE_NAMES) {
+        for (const file of policyFileNames) {
             Fs.symlinkSync(Path.join('..data', file), Path.join(mount, file));
         }
 

@@ -7,16 +7,14 @@ import Boom from '@hapi/boom';
 import Hapi, { type Server, type ServerRoute } from '@hapi/hapi';
 
 import { PolicyError } from '../../gateway/policies/data-file';
-import { loadGatewayConfig } from '../../gateway/policies/load';
-import { gatewayPolicies } from '../../gateway/policy-chain';
 import { assertRoutesFollowGroups } from '../../gateway/route-groups';
 import { projectRoot } from '../../lib/config';
 import { scratchDirectory, testServer } from '../helpers/server';
+import { loadGateway } from '../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
 
-const knownPolicies = Object.keys(gatewayPolicies);
 const shippedGatewayYaml = Path.join(projectRoot, 'gateway', 'gateway.yaml');
 const handler = () => 'ok';
 
@@ -34,26 +32,26 @@ describe('gateway.yaml public_paths', () => {
 
     it('lists the API reference in the shipped file', () => {
 
-        const [group] = loadGatewayConfig(shippedGatewayYaml, knownPolicies).routeGroups;
+        const [group] = loadGateway(shippedGatewayYaml).routeGroups;
         expect(group.public_paths).to.equal(['/api/v1/openapi.json']);
     });
 
     it('defaults to no public path', () => {
 
         const file = editedGatewayYaml('public_paths: [/api/v1/openapi.json]', '');
-        expect(loadGatewayConfig(file, knownPolicies).routeGroups[0].public_paths).to.equal([]);
+        expect(loadGateway(file).routeGroups[0].public_paths).to.equal([]);
     });
 
     it('refuses a path that does not start with /', () => {
 
         const file = editedGatewayYaml('public_paths: [/api/v1/openapi.json]', 'public_paths: [api/v1/openapi.json]');
-        expect(() => loadGatewayConfig(file, knownPolicies)).to.throw(PolicyError, `${file}: route_groups[0].public_paths[0]: "api/v1/openapi.json" must start with "/"`);
+        expect(() => loadGateway(file)).to.throw(PolicyError, `${file}: route_groups[0].public_paths[0]: "api/v1/openapi.json" must start with "/"`);
     });
 });
 
 describe('assertRoutesFollowGroups() with public paths', () => {
 
-    const shipped = () => loadGatewayConfig(shippedGatewayYaml, knownPolicies);
+    const shipped = () => loadGateway(shippedGatewayYaml);
 
     /** A bare server with the family-api strategy (authenticating nobody) and the given routes. */
     function serverWith(routes: ServerRoute[]): Server {

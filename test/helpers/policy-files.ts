@@ -5,8 +5,31 @@ import { expect } from '@hapi/code';
 import YAML from 'yaml';
 
 import { PolicyError } from '../../gateway/policies/data-file';
-import { loadPolicies } from '../../gateway/policies/load';
+import { loadGatewayConfig, type GatewayConfig, type GatewayParts } from '../../gateway/policies/gateway-file';
+import { loadPolicies, type Policies } from '../../gateway/policies/policy-file';
+import { gatewayPolicies } from '../../gateway/policy-chain';
+import { apiKeyScheme, type ApiKeySchemeOptions } from '../../gateway/verify-api-key';
+import { policyFiles } from '../../lib/deployment';
+import { projectRoot } from '../../lib/config';
 import { copyPolicies } from './server';
+
+/** The names of the service's policy files. */
+export const policyFileNames = policyFiles.map((file) => file.fileName);
+
+/** Loads the service's policy files from `dir` (the shipped ones by default), as start-up does. */
+export function loadServicePolicies(dir = Path.join(projectRoot, 'policies')): Policies {
+
+    return loadPolicies(dir, policyFiles);
+}
+
+/** What the service's gateway.yaml may name; the verifier of `api-key` is never made, so it needs no services. */
+export const gatewayParts: GatewayParts = { policies: gatewayPolicies, authSchemes: { 'api-key': apiKeyScheme({} as ApiKeySchemeOptions) } };
+
+/** Loads a gateway.yaml as start-up does, against the policies in `policiesDir` (the shipped ones by default). */
+export function loadGateway(file: string, policiesDir?: string): GatewayConfig {
+
+    return loadGatewayConfig(file, gatewayParts, loadServicePolicies(policiesDir));
+}
 
 /** Rewrites part of one file in `dir`; fails when `from` is not there, so a test never passes on an edit that did nothing. */
 export function editPolicyFile(dir: string, file: string, from: string, to: string): void {
@@ -67,7 +90,7 @@ export function policiesWithout(file: string): string {
 /** The PolicyError loading the policies in `dir` throws; fails when they load. */
 export function policyLoadError(dir: string): PolicyError {
 
-    return expect(() => loadPolicies(dir)).to.throw(PolicyError);
+    return expect(() => loadServicePolicies(dir)).to.throw(PolicyError);
 }
 
 /** The message of policyLoadError(dir): `<dir>/<file>: <what is wrong>`. */

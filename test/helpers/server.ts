@@ -7,7 +7,7 @@ import type { Server, ServerInjectOptions, ServerInjectResponse } from '@hapi/ha
 import { createApiKey } from '../../lib/accounts/api-keys';
 import { createFamily, enableApi } from '../../lib/accounts/families';
 import { configFromEnvironment, projectRoot, type Config } from '../../lib/config';
-import { deployment } from '../../lib/deployment';
+import { deployment, type DeploymentOptions } from '../../lib/deployment';
 import { consoleLog, type Log } from '../../lib/logger';
 
 /** `sqlite` (default) or `postgres`; set by test/run-matrix.ts. */
@@ -26,6 +26,8 @@ export interface TestServerOptions {
     env?: Record<string, string>;
     /** Where its log lines go; by default stderr, errors only. */
     log?: Log;
+    /** Auth schemes besides `api-key` that its gateway.yaml may name. */
+    authSchemes?: DeploymentOptions['authSchemes'];
 }
 
 /** A fresh scratch directory, removed by nothing: the OS cleans /tmp. */
@@ -61,7 +63,7 @@ export async function testServer(options: TestServerOptions = {}): Promise<Serve
     };
 
     const config: Config = configFromEnvironment(env, shared ? { databaseUrl: shared.databaseUrl, secretKey: shared.secretKey } : {});
-    return deployment({ config, log: options.log ?? consoleLog(true, config.logFormat) });
+    return deployment({ config, log: options.log ?? consoleLog(true, config.logFormat), authSchemes: options.authSchemes });
 }
 
 export interface FamilyFixture {

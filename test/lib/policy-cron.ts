@@ -2,6 +2,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
 import { PolicyStore } from '../../gateway/policies/policy-store';
+import { policyFiles } from '../../lib/deployment';
 import { PolicyCronJobs } from '../../lib/policy-cron';
 import { editPolicyFile } from '../helpers/policy-files';
 import { copyPolicies } from '../helpers/server';
@@ -26,7 +27,7 @@ function countedJobs() {
 
     const dir = copyPolicies();
     const log: string[] = [];
-    const store = PolicyStore.open(dir, (_tags, message) => log.push(message));
+    const store = PolicyStore.open(dir, (_tags, message) => log.push(message), policyFiles);
     const runs = { sweep: 0, cleanup: 0 };
     const jobs = new PolicyCronJobs(store, [
         { schedule: (policies) => policies.webhooks.schedules.sweep, run: () => runs.sweep++ },

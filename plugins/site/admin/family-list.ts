@@ -1,6 +1,6 @@
 import { col, fn } from 'sequelize';
 
-import type { Policies } from '../../../gateway/policies/types';
+import type { Policies } from '../../../gateway/policies/policy-file';
 import type { Models } from '../../../models';
 import { usageTotals } from '../usage-report';
 

@@ -20,7 +20,7 @@ import { openApiDocument } from '../../../plugins/docs/openapi-document';
 import type { JsonSchema, OpenApiDocument, OperationObject } from '../../../plugins/docs/openapi-types';
 import { defaultPageSize, maxAggregatePerResource, maxPageSize, maxSearchWords } from '../../../plugins/records/schemas';
 import { documentedAnswers, type AnswerCheck } from '../../helpers/documented-answers';
-import { editPolicyFile } from '../../helpers/policy-files';
+import { editPolicyFile, gatewayParts } from '../../helpers/policy-files';
 import { copyPolicies, familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { pathOf, sampleFile, upload } from '../files/fixtures';
 import { bodyOf, createBody, creatableResources, dataOf, expectError, insertRecord, uploadedResources } from '../records/fixtures';
@@ -665,8 +665,8 @@ describe('openApiDocument()', () => {
             }
         });
 
-        const context = { gateway: { routeGroups: [] }, routeGroup: 'family-api', scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', addedFields: () => ({}) };
-        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], plugins: [], auth: { scheme: 'api-key' }, policies: [] }] };
+        const context = { gateway: { routeGroups: [] }, authSchemes: gatewayParts.authSchemes, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', routeGroup: 'family-api', addedFields: () => ({}) };
+        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], plugins: [], auth: { scheme: 'api-key', config: {} }, policies: [] }] };
         const { responses } = openApiDocument(bare.table(), { ...context, gateway }).paths['/api/v1/uploads/{id}'].post;
         expect(Object.keys(responses)).to.equal(['302', '400', '404', '413']);
         expect(responses['302']).to.equal({ description: 'Elsewhere.', headers: { Location: { $ref: '#/components/headers/Location' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } } });
@@ -686,7 +686,7 @@ describe('openApiDocument()', () => {
             { method: 'GET', path: '/downloads/{name}', handler: () => null, options: { auth: false, plugins: { docs: { responses: { 200: { description: 'The file.' } } } } } }
         ]);
 
-        const context = { gateway: { routeGroups: [] }, routeGroup: 'family-api', scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', addedFields: () => ({}) };
+        const context = { gateway: { routeGroups: [] }, authSchemes: gatewayParts.authSchemes, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', routeGroup: 'family-api', addedFields: () => ({}) };
         const { paths } = openApiDocument(bare.table(), context);
         expect(Object.keys(paths)).to.equal(['/downloads/{name}']);
         expect(paths['/downloads/{name}'].get.security).to.equal([]);
@@ -699,8 +699,8 @@ describe('openApiDocument()', () => {
     it('refuses a route group whose policy it cannot document', () => {
 
         const { policyStore, config } = server.app.services;
-        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], plugins: [], auth: { scheme: 'api-key' }, policies: [{ name: 'geo-fence', enabled: true, config: {} }] }] };
-        const context = { gateway, routeGroup: 'family-api', scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', addedFields: () => ({}) };
+        const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], plugins: [], auth: { scheme: 'api-key', config: {} }, policies: [{ name: 'geo-fence', enabled: true, config: {} }] }] };
+        const context = { gateway, authSchemes: gatewayParts.authSchemes, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', routeGroup: 'family-api', addedFields: () => ({}) };
 
         expect(() => openApiDocument(server.table(), context)).to.throw('API reference: the errors of gateway policy "geo-fence" are not described in plugins/docs/error-codes.ts');
     });

@@ -3,14 +3,14 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { loadPolicies } from '../../../gateway/policies/load';
 import { projectRoot } from '../../../lib/config';
 import { acceptedMediaType, detectMediaType } from '../../../plugins/files/media-types';
+import { loadServicePolicies } from '../../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
 
-const { files } = loadPolicies(Path.join(projectRoot, 'policies'));
+const { files } = loadServicePolicies(Path.join(projectRoot, 'policies'));
 const bytes = (hex: string, tail = '') => Buffer.concat([Buffer.from(hex.replace(/ /g, ''), 'hex'), Buffer.from(tail)]);
 
 describe('detectMediaType()', () => {

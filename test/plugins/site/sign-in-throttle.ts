@@ -1,7 +1,7 @@
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import type { SitePolicy } from '../../../gateway/policies/types';
+import type { SitePolicy } from '../../../plugins/site/policy';
 import { MemoryRateLimitStore } from '../../../gateway/rate-limit/memory-store';
 import { accountSubject, countFailure, mayAttempt, type SignInAttempt } from '../../../plugins/site/sign-in-throttle';
 

@@ -3,17 +3,17 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { loadPolicies } from '../../../gateway/policies/load';
-import type { WebhooksPolicy } from '../../../gateway/policies/types';
+import type { WebhooksPolicy } from '../../../plugins/webhooks/policy';
 import { projectRoot } from '../../../lib/config';
 import { checkDestination, DestinationRefused } from '../../../plugins/webhooks/destination';
 import type { Resolver } from '../../../plugins/webhooks/resolver';
 import { scriptedResolver } from './helpers/setup';
+import { loadServicePolicies } from '../../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
 
-const shipped = loadPolicies(Path.join(projectRoot, 'policies')).webhooks.destinations;
+const shipped = loadServicePolicies(Path.join(projectRoot, 'policies')).webhooks.destinations;
 
 /** For URLs that name an address: resolving anything is a failure of the check itself. */
 const noResolving: Resolver = (hostname) => Promise.reject(new Error(`resolved ${hostname}, which names an address`));

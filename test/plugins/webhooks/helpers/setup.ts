@@ -4,7 +4,7 @@ import Path from 'path';
 import type { Server } from '@hapi/hapi';
 import YAML from 'yaml';
 
-import type { WebhooksPolicy } from '../../../../gateway/policies/types';
+import type { WebhooksPolicy } from '../../../../plugins/webhooks/policy';
 import type { Resolver } from '../../../../plugins/webhooks/resolver';
 import { copyPolicies, familyWithKey, testServer, type FamilyFixture } from '../../../helpers/server';
 import { receiverHost, TestReceiver } from './receiver';

@@ -4,19 +4,18 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { projectRoot } from '../../lib/config';
-import { loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
-import { copyPolicies } from '../helpers/server';
-import { editedPolicies, loadError, policiesWithout } from '../helpers/policy-files';
+import { projectRoot } from '../../../lib/config';
+import { copyPolicies } from '../../helpers/server';
+import { editedPolicies, loadError, loadServicePolicies, policiesWithout, policyFileNames } from '../../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
 
-describe('loadPolicies(): files.yaml', () => {
+describe('loadServicePolicies(): files.yaml', () => {
 
     it('loads the shipped media types, parsing signatures to bytes (null for ??)', () => {
 
-        const { files } = loadPolicies(Path.join(projectRoot, 'policies'));
+        const { files } = loadServicePolicies(Path.join(projectRoot, 'policies'));
 
         expect(files.media_types.find((type) => type.name === 'image/jpeg')).to.equal({ name: 'image/jpeg', extensions: ['.jpg', '.jpeg', '.jpe', '.jfif'], signatures: [{ offset: 0, bytes: [0xff, 0xd8, 0xff] }] });
         expect(files.media_types.find((type) => type.name === 'image/webp')!.signatures![0].bytes).to.equal([0x52, 0x49, 0x46, 0x46, null, null, null, null, 0x57, 0x45, 0x42, 0x50]);
@@ -30,7 +29,7 @@ describe('loadPolicies(): files.yaml', () => {
 
     it('is watched and reloaded like the other policy files', () => {
 
-        expect(POLICY_FILE_NAMES).to.include('files.yaml');
+        expect(policyFileNames).to.include('files.yaml');
     });
 
     it('refuses signature bytes that are not hex pairs', () => {
@@ -108,11 +107,11 @@ describe('loadPolicies(): files.yaml', () => {
     });
 });
 
-describe('loadPolicies(): upload limits in plans.yaml', () => {
+describe('loadServicePolicies(): upload limits in plans.yaml', () => {
 
     it('loads each plan\'s largest upload and storage quota; a plan without them has none', () => {
 
-        const { plans } = loadPolicies(Path.join(projectRoot, 'policies'));
+        const { plans } = loadServicePolicies(Path.join(projectRoot, 'policies'));
 
         expect(plans.get('family')).to.include({ max_upload_bytes: 10 * 2 ** 20, storage_quota_bytes: 2 ** 30 });
         expect(plans.get('max')).to.include({ max_upload_bytes: 25 * 2 ** 20, storage_quota_bytes: 10 * 2 ** 30 });

@@ -3,20 +3,19 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
-import { projectRoot } from '../../lib/config';
-import { editedPolicies, loadError, policiesWithout } from '../helpers/policy-files';
+import { projectRoot } from '../../../lib/config';
+import { editedPolicies, loadError, loadServicePolicies, policiesWithout, policyFileNames } from '../../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
 
-describe('loadPolicies(): records.yaml', () => {
+describe('loadServicePolicies(): records.yaml', () => {
 
     it('loads the shipped schedule of the idempotency keys\' cleanup', () => {
 
-        const { records } = loadPolicies(Path.join(projectRoot, 'policies'));
+        const { records } = loadServicePolicies(Path.join(projectRoot, 'policies'));
         expect(records).to.equal({ idempotency_keys: { cleanup_schedule: '41 * * * *' } });
-        expect(POLICY_FILE_NAMES).to.include('records.yaml');
+        expect(policyFileNames).to.include('records.yaml');
     });
 
     it('refuses a clean-up schedule that is not a cron expression', () => {

@@ -3,18 +3,17 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
-import { projectRoot } from '../../lib/config';
-import { editedPolicies, loadErrorIn } from '../helpers/policy-files';
+import { projectRoot } from '../../../lib/config';
+import { editedPolicies, loadErrorIn, loadServicePolicies, policyFileNames } from '../../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
 
-describe('loadPolicies(): webhooks.yaml', () => {
+describe('loadServicePolicies(): webhooks.yaml', () => {
 
     it('loads the shipped destination rules, delivery settings and retry schedule', () => {
 
-        const { webhooks } = loadPolicies(Path.join(projectRoot, 'policies'));
+        const { webhooks } = loadServicePolicies(Path.join(projectRoot, 'policies'));
 
         expect(webhooks.destinations).to.equal({
             schemes: ['https'],
@@ -31,7 +30,7 @@ describe('loadPolicies(): webhooks.yaml', () => {
 
     it('gives each plan its number of webhook endpoints; a plan without one has none', () => {
 
-        const { plans } = loadPolicies(Path.join(projectRoot, 'policies'));
+        const { plans } = loadServicePolicies(Path.join(projectRoot, 'policies'));
 
         expect(plans.get('lite')!.webhook_endpoints).to.not.exist();
         expect(plans.get('family')!.webhook_endpoints).to.equal(5);
@@ -41,7 +40,7 @@ describe('loadPolicies(): webhooks.yaml', () => {
 
     it('is watched and reloaded like the other policy files', () => {
 
-        expect(POLICY_FILE_NAMES).to.include('webhooks.yaml');
+        expect(policyFileNames).to.include('webhooks.yaml');
     });
 
     it('refuses a range name ipaddr.js does not know', () => {

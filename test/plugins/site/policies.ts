@@ -3,18 +3,17 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
-import { projectRoot } from '../../lib/config';
-import { editedPolicies, loadError } from '../helpers/policy-files';
+import { projectRoot } from '../../../lib/config';
+import { editedPolicies, loadError, loadServicePolicies, policyFileNames } from '../../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
 
-describe('loadPolicies(): site.yaml', () => {
+describe('loadServicePolicies(): site.yaml', () => {
 
     it('loads the shipped sign-in throttling and session lifetimes', () => {
 
-        const { site } = loadPolicies(Path.join(projectRoot, 'policies'));
+        const { site } = loadServicePolicies(Path.join(projectRoot, 'policies'));
         expect(site).to.equal({
             sign_in_throttle: {
                 per_account_and_address: { free_failures: 5, first_delay_seconds: 1, max_delay_seconds: 900, window_seconds: 900 },
@@ -23,7 +22,7 @@ describe('loadPolicies(): site.yaml', () => {
             },
             sessions: { lifetime_hours: 12, two_factor_minutes: 5 }
         });
-        expect(POLICY_FILE_NAMES).to.include('site.yaml');
+        expect(policyFileNames).to.include('site.yaml');
     });
 
     it('refuses a throttle that admits nobody', () => {

@@ -3,30 +3,29 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { projectRoot } from '../../lib/config';
-import { loadPolicies, POLICY_FILE_NAMES } from '../../gateway/policies/load';
-import { editedPolicies, loadError, policiesWithout } from '../helpers/policy-files';
+import { projectRoot } from '../../../lib/config';
+import { editedPolicies, loadError, loadServicePolicies, policiesWithout, policyFileNames } from '../../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
 
-describe('loadPolicies(): stream.yaml', () => {
+describe('loadServicePolicies(): stream.yaml', () => {
 
     it('loads the shipped retention, retry hint, heartbeat and limits', () => {
 
-        const { stream } = loadPolicies(Path.join(projectRoot, 'policies'));
+        const { stream } = loadServicePolicies(Path.join(projectRoot, 'policies'));
 
         expect(stream).to.equal({ retention_days: 7, retry_ms: 3000, heartbeat_seconds: 15, max_buffered_events: 1000, max_streams_per_key: 10 });
     });
 
     it('is watched and reloaded like the other policy files', () => {
 
-        expect(POLICY_FILE_NAMES).to.include('stream.yaml');
+        expect(policyFileNames).to.include('stream.yaml');
     });
 
     it('accepts a fractional heartbeat (tests use short ones)', () => {
 
-        expect(loadPolicies(editedPolicies('stream.yaml', 'heartbeat_seconds: 15', 'heartbeat_seconds: 0.05')).stream.heartbeat_seconds).to.equal(0.05);
+        expect(loadServicePolicies(editedPolicies('stream.yaml', 'heartbeat_seconds: 15', 'heartbeat_seconds: 0.05')).stream.heartbeat_seconds).to.equal(0.05);
     });
 
     it('refuses a heartbeat too slow for proxies that drop a connection idle for a minute', () => {

@@ -1,0 +1,56 @@
+import type { Request } from '@hapi/hapi';
+
+/** Whom a request speaks for: an API key acts on its own, a user through a token of theirs. */
+export interface PrincipalIdentity {
+    kind: 'key' | 'user';
+    id: string;
+}
+
+/** The family a principal acts in, as the policies read it. */
+export interface PrincipalFamily {
+    familyLongId: string;
+    name: string;
+    plan: string;
+    apiEnabled: boolean;
+    /** The resources the family exposes; a principal reaches the intersection with its own scopes. */
+    apiResources: readonly string[];
+    suspended: boolean;
+}
+
+/** What the credential was granted. */
+export interface GrantedScopes {
+    resources: readonly string[];
+    operations: readonly string[];
+    /** Only scopes.yaml's legacy_key_operations count, whatever `operations` holds (an API key from before write scopes). */
+    legacyOperationsOnly: boolean;
+}
+
+/** One counter of the rate limit: `policy` is named in the RateLimit headers, `subject` is whom it counts. */
+export interface RateLimitSubject {
+    policy: string;
+    subject: string;
+}
+
+/**
+ * What every gateway policy, and every plugin behind the gateway, knows of an authenticated
+ * request (request.auth.credentials): an auth scheme's verifier produces it from its credential.
+ */
+export interface Principal {
+    who: PrincipalIdentity;
+    /** What refusals call the credential: "This API key has no access to persons." */
+    credentialName: string;
+    family: PrincipalFamily;
+    scopes: GrantedScopes;
+    rateLimitSubjects: {
+        /** Counted against a preset's per_key limits: the credential itself. */
+        own: RateLimitSubject;
+        /** Counted against its per_family limits, shared by all of the family's credentials. */
+        family: RateLimitSubject;
+    };
+}
+
+/** The principal of a request a gateway route group authenticated. */
+export function principalOf(request: Request): Principal {
+
+    return request.auth.credentials as unknown as Principal;
+}
