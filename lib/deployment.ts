@@ -224,7 +224,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         refuseUnreadableBody(request);
         return h.continue;
     });
-    // hapi tells of a 500 again when the request ends: logged here only when errorCodes() did not see it (a body that broke while being sent).
+    // hapi tells of a 500 again when the request ends: logged here only when errorCodes() did not see it (a body that could not be made, or broke while being sent).
     const loggedErrors = new WeakSet<Error>();
     server.ext('onPreResponse', errorCodes(log, loggedErrors));
     server.events.on({ name: 'request', channels: 'error' }, (request, event) => {
