@@ -121,7 +121,7 @@ function logRequestError(log: Log, request: Request, detail: string, tags = ['re
  * because the database does not answer is no bug: a 503 to retry, logged in one line without a stack,
  * since during an outage every request fails so.
  */
-function errorCodes(log: Log, referenceOf: (path: string) => string | undefined) {
+function errorCodes(log: Log, loggedErrors: WeakSet<Error>, referenceOf: (path: string) => string | undefined) {
 
     return (request: Request, h: ResponseToolkit) => {
 
@@ -145,6 +145,7 @@ function errorCodes(log: Log, referenceOf: (path: string) => string | undefined)
                 }
                 else {
                     logRequestError(log, request, response.stack ?? response.message);
+                    loggedErrors.add(response);
                     response.output.payload.message = `${response.output.payload.message.replace(/\.$/, '')}. Quote request id ${request.requestId} when reporting it.`;
                 }
             }
@@ -285,10 +286,15 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     });
     // Where a 404 points a client: known once gateway.yaml is open (below), whose routing changes only with a restart.
     let referenceOf: (path: string) => string | undefined = () => undefined;
-    server.ext('onPreResponse', errorCodes(log, (path) => referenceOf(path)));
+    // hapi tells of a 500 again when the request ends: logged here only when errorCodes() did not see it (a body that could not be made, or broke while being sent).
+    const loggedErrors = new WeakSet<Error>();
+    server.ext('onPreResponse', errorCodes(log, loggedErrors, (path) => referenceOf(path)));
     server.events.on({ name: 'request', channels: 'error' }, (request, event) => {
 
-        logRequestError(log, request, (event.error as Error | undefined)?.stack ?? '');
+        const error = event.error as Error | undefined;
+        if (!error || !loggedErrors.has(error)) {
+            logRequestError(log, request, error?.stack ?? '');
+        }
     });
 
     // Closes what was opened above, after the plugins have let go of it (the records plugin's prepared statements).

@@ -124,11 +124,16 @@ describe('RedisRateLimitStore', { skip: !redisAnswers }, () => {
     const keyPrefix = `fr-test-${Crypto.randomBytes(6).toString('hex')}:`;
     let client: RedisClient;
     let otherClient: RedisClient;               // A second instance's connection
+    // One watcher of each connection, as a deployment has: each adds listeners to its client for the client's life.
+    let outage: RedisOutage;
+    let otherOutage: RedisOutage;
 
     before(async () => {
 
         client = await connectRedis();
         otherClient = await connectRedis();
+        outage = new RedisOutage(client, () => undefined);
+        otherOutage = new RedisOutage(otherClient, () => undefined);
     });
 
     // Redis counts in hour-long windows of the real clock here: every hit of a test falls in one.
@@ -145,13 +150,13 @@ describe('RedisRateLimitStore', { skip: !redisAnswers }, () => {
     });
 
     describeStoreBehaviour(async () => ({
-        store: new RedisRateLimitStore(client, keyPrefix, new RedisOutage(client, () => undefined)),
+        store: new RedisRateLimitStore(client, keyPrefix, outage),
         nextWindow: waitForNextWindow
     }));
 
     it('admits exactly the limit across two instances hitting at once', async () => {
 
-        const stores = [new RedisRateLimitStore(client, keyPrefix, new RedisOutage(client, () => undefined)), new RedisRateLimitStore(otherClient, keyPrefix, new RedisOutage(otherClient, () => undefined))];
+        const stores = [new RedisRateLimitStore(client, keyPrefix, outage), new RedisRateLimitStore(otherClient, keyPrefix, otherOutage)];
         const rules = [rule('key', 50, 3600), rule('family', 1000, 3600)];
         const decisions = await Promise.all(Array.from({ length: 200 }, (_, i) => stores[i % 2].hit(rules)));
 
@@ -164,7 +169,7 @@ describe('RedisRateLimitStore', { skip: !redisAnswers }, () => {
 
         const keyRule = rule('key', 10, 3600);
         const now = Date.now();
-        await new RedisRateLimitStore(client, keyPrefix, new RedisOutage(client, () => undefined)).hit([keyRule]);
+        await new RedisRateLimitStore(client, keyPrefix, outage).hit([keyRule]);
         const windowStart = Math.floor(now / 3_600_000) * 3_600_000;
         const key = `${keyPrefix}rl:key:${keyRule.subject}:3600:${windowStart}`;
 
@@ -177,7 +182,7 @@ describe('RedisRateLimitStore', { skip: !redisAnswers }, () => {
     it('falls back to EVAL when Redis has forgotten the script', async () => {
 
         const { forgetful, evalCalls } = forgetfulClient(client);
-        const store = new RedisRateLimitStore(forgetful, keyPrefix, new RedisOutage(forgetful, () => undefined));
+        const store = new RedisRateLimitStore(forgetful, keyPrefix, outage);
         const keyRule = rule('key', 10, 3600);
 
         expect((await store.hit([keyRule])).tightest.count).to.equal(1);
@@ -188,7 +193,7 @@ describe('RedisRateLimitStore', { skip: !redisAnswers }, () => {
 
     it('leaves the borrowed client open on close()', async () => {
 
-        await new RedisRateLimitStore(client, keyPrefix, new RedisOutage(client, () => undefined)).close();
+        await new RedisRateLimitStore(client, keyPrefix, outage).close();
         expect(await client.ping()).to.equal('PONG');
     });
 });

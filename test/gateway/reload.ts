@@ -5,6 +5,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
+import { keptLog } from '../helpers/kept-log';
 import { copyPolicies, familyWithKey, testServer } from '../helpers/server';
 import { expectRefusal, expectSuccess } from './requests';
 
@@ -33,13 +34,15 @@ describe('PolicyStore.reload() in a running server', () => {
         server = undefined;
     });
 
-    /** A server on its own copy of the policies, and a Max family with a key. */
+    /** A server on its own copy of the policies, and a Max family with a key; the reloads it refuses are logged in `lines`. */
     async function serverOnCopy(keyOperations?: string[]) {
 
         const policiesDir = copyPolicies();
-        server = await testServer({ policiesDir });
+        const { log, lines } = keptLog([/^\[policy,error\] policies not reloaded, the last good ones stay in force:\n/]);
+        server = await testServer({ policiesDir, log });
         const family = await familyWithKey(server, { plan: 'max', operations: keyOperations });
-        return { policiesDir, family, reload: () => server!.app.services.policyStore.reload() };
+        const refusedReloads = () => lines.filter((line) => line.startsWith('[policy,error]'));
+        return { policiesDir, family, refusedReloads, reload: () => server!.app.services.policyStore.reload() };
     }
 
     it('applies an edited plan to the next request once reloaded', async () => {
@@ -59,9 +62,9 @@ describe('PolicyStore.reload() in a running server', () => {
         expectSuccess(await family.inject('GET', '/api/v1/persons'));
     });
 
-    it('refuses an invalid edit and keeps the last good policies in force', async () => {
+    it('refuses an invalid edit and keeps the last good policies in force, and logs why', async () => {
 
-        const { policiesDir, family, reload } = await serverOnCopy();
+        const { policiesDir, family, refusedReloads, reload } = await serverOnCopy();
         edit(policiesDir, 'plans.yaml', maxWithApi, maxWithoutApi);
         expect(reload()).to.be.true();
 
@@ -72,14 +75,21 @@ describe('PolicyStore.reload() in a running server', () => {
         edit(policiesDir, 'plans.yaml', 'api_access: sometimes', 'api_access: true\n    rate_limit_typo: high');
         expect(reload()).to.be.false();
         expectRefusal(await family.inject('GET', '/api/v1/persons'), 403, 'plan_not_eligible');
+
+        const [sometimes, typo, ...more] = refusedReloads();
+        expect(sometimes).to.endWith('plans.yaml: plans[2].api_access: must be a boolean');
+        expect(typo).to.endWith('plans.yaml: plans[2].rate_limit_typo: is not allowed');
+        expect(more).to.equal([]);
     });
 
     it('keeps serving a family when an invalid edit would have refused it', async () => {
 
-        const { policiesDir, family, reload } = await serverOnCopy();
+        const { policiesDir, family, refusedReloads, reload } = await serverOnCopy();
         edit(policiesDir, 'plans.yaml', maxWithApi, `${maxWithoutApi}\n    upgrade_to: nowhere`);
         expect(reload()).to.be.false();
         expectSuccess(await family.inject('GET', '/api/v1/persons'));
+        expect(refusedReloads()).to.have.length(1);
+        expect(refusedReloads()[0]).to.endWith('plans.yaml: plans[2].upgrade_to: "nowhere" is not a plan with api_access: true');
     });
 
     it('applies edited rate limits', async () => {
@@ -98,9 +108,11 @@ describe('PolicyStore.reload() in a running server', () => {
 
     it('keeps the last good rate limits when an edit makes a window longer than a day', async () => {
 
-        const { policiesDir, family, reload } = await serverOnCopy();
+        const { policiesDir, family, refusedReloads, reload } = await serverOnCopy();
         edit(policiesDir, 'rate-limits.yaml', 'per_key:\n      limit: 3000\n      window_seconds: 60', 'per_key:\n      limit: 3000\n      window_seconds: 1000000000000');
         expect(reload()).to.be.false();
+        expect(refusedReloads()).to.have.length(1);
+        expect(refusedReloads()[0]).to.endWith('rate-limits.yaml: presets[1].per_key.window_seconds: must be less than or equal to 86400');
 
         const response = await family.inject('GET', '/api/v1/persons');
         expectSuccess(response);

@@ -2,6 +2,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
 import { consoleLog, type Log } from '../../lib/logger';
+import { keptLog } from '../helpers/kept-log';
 import { capturingStderr } from '../helpers/stderr';
 
 export const lab = Lab.script();
@@ -70,5 +71,30 @@ describe('consoleLog()', () => {
             expect(written).to.have.length(1);
             expect(written[0]).to.contain('writing usage counts failed');
         }
+    });
+});
+
+describe('keptLog(), the log of a test that provokes errors', () => {
+
+    it('keeps every line for the test, printing only the errors none of the expected patterns matches', async () => {
+
+        const { log, lines } = keptLog([/^\[redis,error\] /]);
+        const written = await stderrOf(() => {
+
+            log(['redis', 'error'], 'Socket closed unexpectedly');
+            log(['redis'], 'Redis answers again, after 2 s without it.');
+            log(['request', 'error'], 'req_0123456789abcdefgh GET /api/v1/persons: Error: boom');
+        });
+
+        expect(lines).to.equal(['[redis,error] Socket closed unexpectedly', '[redis] Redis answers again, after 2 s without it.', '[request,error] req_0123456789abcdefgh GET /api/v1/persons: Error: boom']);
+        expect(written).to.have.length(1);
+        expect(written[0]).to.endWith('[request,error] req_0123456789abcdefgh GET /api/v1/persons: Error: boom\n');
+    });
+
+    it('prints nothing without patterns (a unit handed a log, whose test reads every line)', async () => {
+
+        const { log, lines } = keptLog();
+        expect(await stderrOf(() => log(['usage', 'error'], 'writing usage counts failed'))).to.equal([]);
+        expect(lines).to.equal(['[usage,error] writing usage counts failed']);
     });
 });

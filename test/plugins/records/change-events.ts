@@ -3,6 +3,7 @@ import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import { resourceNames, resources, type ResourceName } from '../../../models/resources';
+import { keptLog } from '../../helpers/kept-log';
 import { familyWithKey, testServer, type FamilyFixture } from '../../helpers/server';
 import { bodyOf, createBody, dataOf, expectError, insertRecord, type Body } from './fixtures';
 
@@ -12,10 +13,12 @@ const { describe, it, before, after } = lab;
 describe('records API v1: change events', () => {
 
     let server: Server;
+    // The change-log faults injected below make 500s, each logged: kept, and checked by expectInternalError().
+    const serverLog = keptLog([/^\[request,error\] \S+ \S+ \S+: Error: injected fault: change log unavailable\n/]);
 
     before(async () => {
 
-        server = await testServer();
+        server = await testServer({ log: serverLog.log });
     });
 
     after(() => server.stop());
@@ -70,6 +73,7 @@ describe('records API v1: change events', () => {
         expect(response.statusCode).to.equal(500);
         expect(bodyOf(response)).to.equal({ statusCode: 500, error: 'Internal Server Error', message: `An internal server error occurred. Quote request id ${response.headers['x-request-id']} when reporting it.`, code: 'internal_error' });
         expect(response.payload).to.not.contain('injected fault');
+        expect(serverLog.lines.filter((line) => line.startsWith(`[request,error] ${response.headers['x-request-id']} `))).to.have.length(1);
     };
 
     for (const name of resourceNames) {

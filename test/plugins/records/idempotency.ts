@@ -9,6 +9,7 @@ import { createApiKey } from '../../../lib/accounts/api-keys';
 import type { ResourceName } from '../../../models/resources';
 import { storageUsed } from '../../../plugins/files/quota';
 import { deleteExpiredIdempotencyKeys } from '../../../plugins/records/idempotency';
+import { keptLog } from '../../helpers/kept-log';
 import { editPolicyFile } from '../../helpers/policy-files';
 import { allOperations, allResources, copyPolicies, familyWithKey, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
 import { sampleFile } from '../files/fixtures';
@@ -22,10 +23,12 @@ const hourMs = 60 * 60 * 1000;
 describe(`records API v1: creates with an Idempotency-Key on ${testVariant}`, () => {
 
     let server: Server;
+    // The faults injected below make 500s, each logged: kept, and checked where they are made.
+    const serverLog = keptLog([/^\[request,error\] \S+ POST \/api\/v1\/persons: Error: injected fault\n/]);
 
     before(async () => {
 
-        server = await testServer();
+        server = await testServer({ log: serverLog.log });
         // Listening, for the test of requests at the same time over real HTTP.
         await server.start();
     });
@@ -149,7 +152,9 @@ describe(`records API v1: creates with an Idempotency-Key on ${testVariant}`, ()
             const create = model.create;
             model.create = () => Promise.reject(new Error('injected fault'));
             try {
-                expect((await family.inject('POST', '/api/v1/persons', createBody('persons'), keyed(key))).statusCode).to.equal(500);
+                const response = await family.inject('POST', '/api/v1/persons', createBody('persons'), keyed(key));
+                expect(response.statusCode).to.equal(500);
+                expect(serverLog.lines.filter((line) => line.startsWith(`[request,error] ${response.headers['x-request-id']} `))).to.have.length(1);
             }
             finally {
                 model.create = create;

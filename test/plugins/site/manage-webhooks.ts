@@ -3,6 +3,7 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { suspendFamily } from '../../../lib/accounts/families';
+import { keptLog } from '../../helpers/kept-log';
 import { familyWithKey } from '../../helpers/server';
 import { TestReceiver } from '../webhooks/helpers/receiver';
 import { webhooksServer } from '../webhooks/helpers/setup';
@@ -19,12 +20,13 @@ describe('Manage > APIs & Connectors: webhooks', () => {
 
     let receiver: TestReceiver;
     let server: Server;
+    const serverLog = keptLog([/^\[request,error\] \S+ POST \/manage\/apis\/webhooks\/\S+\/rotate: Error: connection lost after the rotation\n/]);
 
     before(async () => {
 
         receiver = await TestReceiver.start();
         // Not started: no worker, so only the page's own test events and redeliveries reach the receiver.
-        server = await webhooksServer(receiver, { start: false });
+        server = await webhooksServer(receiver, { start: false, log: serverLog.log });
     });
 
     after(async () => {
@@ -242,6 +244,7 @@ describe('Manage > APIs & Connectors: webhooks', () => {
             const failed = await client.post(`/manage/apis/webhooks/${endpoint.id}/rotate`, rotation);
             expect(failed.statusCode).to.equal(500);
             expect(failed.payload).to.contain(`The error is logged as request ${failed.headers['x-request-id'] as string}.`);
+            expect(serverLog.lines.filter((line) => line.startsWith(`[request,error] ${failed.headers['x-request-id'] as string} `))).to.have.length(1);
         }
         finally {
             webhooks.rotateSecret = rotateSecret;

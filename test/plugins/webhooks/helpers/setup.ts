@@ -5,6 +5,7 @@ import type { Server } from '@hapi/hapi';
 import YAML from 'yaml';
 
 import type { WebhooksPolicy } from '../../../../plugins/webhooks/policy';
+import type { Log } from '../../../../lib/logger';
 import type { Resolver } from '../../../../plugins/webhooks/resolver';
 import { copyPolicies, familyWithKey, testServer, type FamilyFixture } from '../../../helpers/server';
 import { receiverHost, TestReceiver } from './receiver';
@@ -47,9 +48,9 @@ export function receiverPolicies(receiver: TestReceiver, edit: (policy: Webhooks
  * A test server whose deliveries trust the receiver's CA and resolve receiver.test to it;
  * started (the worker runs) unless `start` is false (a server that only writes).
  */
-export async function webhooksServer(receiver: TestReceiver, options: { policiesDir?: string; shareWith?: Server; resolve?: Resolver; start?: boolean } = {}): Promise<Server> {
+export async function webhooksServer(receiver: TestReceiver, options: { policiesDir?: string; shareWith?: Server; resolve?: Resolver; start?: boolean; log?: Log } = {}): Promise<Server> {
 
-    const server = await testServer({ policiesDir: options.policiesDir ?? receiverPolicies(receiver), shareWith: options.shareWith });
+    const server = await testServer({ policiesDir: options.policiesDir ?? receiverPolicies(receiver), shareWith: options.shareWith, log: options.log });
     server.plugins.webhooks.useTestTransport({ ca: receiver.ca, resolve: options.resolve ?? scriptedResolver({ [receiverHost]: '127.0.0.1' }) });
     if (options.start !== false) {
         await server.start();
