@@ -44,7 +44,12 @@ const busyRoute: ServerRoute = {
     }
 };
 
-const admittedRoute: ServerRoute = { method: 'GET', path: '/bare-admitted', options: { auth: 'admit-every-request' }, handler: () => noopBody };
+const admittedRoute: ServerRoute = {
+    method: 'GET',
+    path: '/bare-admitted',
+    options: { auth: 'admit-every-request' },
+    handler: () => noopBody
+};
 
 async function gatewayNoop(): Promise<void> {
 

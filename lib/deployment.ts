@@ -239,6 +239,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         if (redis) {
             await closeRedis(redis);
         }
+
         await sequelize.close();
     };
 

@@ -81,14 +81,62 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsCont
     const oneRecord = recordIdValidation(resource);
 
     const routes: ServerRoute[] = [
-        { method: 'GET', path: base, handler: handlers.list, options: { ...declare('read'), description: `List ${name}`, compression: listCompression, validate: { query: listQuerySchema(resource, listFormats(resource)) } } },
-        { method: 'GET', path: `${base}/{id}`, handler: handlers.read, options: { ...declare('read', { headers: ['If-None-Match'] }), description: `Read one ${resource.singular}`, validate: { ...oneRecord, query: Joi.object({}) } } },
-        { method: 'PATCH', path: `${base}/{id}`, handler: handlers.update, options: { ...declare('update', writePreconditions), description: `Update a ${resource.singular}`, payload: jsonBody, validate: { ...oneRecord, query: Joi.object({}), payload: updatePayloadSchema(resource).prefs({ convert: false }) } } },
-        { method: 'DELETE', path: `${base}/{id}`, handler: handlers.remove, options: { ...declare('delete', writePreconditions), description: `Delete a ${resource.singular}`, validate: { ...oneRecord, query: Joi.object({}) } } }
+        {
+            method: 'GET',
+            path: base,
+            handler: handlers.list,
+            options: {
+                ...declare('read'),
+                description: `List ${name}`,
+                compression: listCompression,
+                validate: { query: listQuerySchema(resource, listFormats(resource)) }
+            }
+        },
+        {
+            method: 'GET',
+            path: `${base}/{id}`,
+            handler: handlers.read,
+            options: {
+                ...declare('read', { headers: ['If-None-Match'] }),
+                description: `Read one ${resource.singular}`,
+                validate: { ...oneRecord, query: Joi.object({}) }
+            }
+        },
+        {
+            method: 'PATCH',
+            path: `${base}/{id}`,
+            handler: handlers.update,
+            options: {
+                ...declare('update', writePreconditions),
+                description: `Update a ${resource.singular}`,
+                payload: jsonBody,
+                validate: { ...oneRecord, query: Joi.object({}), payload: updatePayloadSchema(resource).prefs({ convert: false }) }
+            }
+        },
+        {
+            method: 'DELETE',
+            path: `${base}/{id}`,
+            handler: handlers.remove,
+            options: {
+                ...declare('delete', writePreconditions),
+                description: `Delete a ${resource.singular}`,
+                validate: { ...oneRecord, query: Joi.object({}) }
+            }
+        }
     ];
 
     if (resource.creatable) {
-        routes.push({ method: 'POST', path: base, handler: handlers.create, options: { ...declare('create', idempotentCreateDocs), description: `Create a ${resource.singular}`, payload: jsonBody, validate: { query: Joi.object({}), payload: createPayloadSchema(resource).prefs({ convert: false }) } } });
+        routes.push({
+            method: 'POST',
+            path: base,
+            handler: handlers.create,
+            options: {
+                ...declare('create', idempotentCreateDocs),
+                description: `Create a ${resource.singular}`,
+                payload: jsonBody,
+                validate: { query: Joi.object({}), payload: createPayloadSchema(resource).prefs({ convert: false }) }
+            }
+        });
     }
 
     return routes;
@@ -122,7 +170,14 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
             method: 'GET',
             path: '/api/v1/all',
             handler: aggregateHandler(options),
-            options: { auth: group, plugins: { gateway: { resource: 'all', operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', compression: listCompression, validate: { query: aggregateQuerySchema(aggregateFormats) } }
+            options: {
+                auth: group,
+                plugins: { gateway: { resource: 'all', operation: 'read' } },
+                tags: ['api', 'all'],
+                description: 'Every resource in the key\'s scope',
+                compression: listCompression,
+                validate: { query: aggregateQuerySchema(aggregateFormats) }
+            }
         });
 
         const api: RecordsApi = {

@@ -30,7 +30,7 @@ function bumpFromAnotherProcess(marker: string): Promise<void> {
     const script = `new (require(${JSON.stringify(require.resolve('../../gateway/local-auth-epoch'))}).LocalAuthEpoch)(${JSON.stringify(marker)}).bump()`;
     return new Promise((resolve, reject) => {
 
-        ChildProcess.execFile(process.execPath, ['-e', script], (error) => error ? reject(error) : resolve());
+        ChildProcess.execFile(process.execPath, ['-e', script], (error) => (error ? reject(error) : resolve()));
     });
 }
 

@@ -91,7 +91,10 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
         {
             method: 'GET',
             path: '/manage/apis/webhooks/new',
-            options: { auth: managerPage, handler: (request, h) => formPage(request, h, { url: 'https://', description: '', resources: [] }) }
+            options: {
+                auth: managerPage,
+                handler: (request, h) => formPage(request, h, { url: 'https://', description: '', resources: [] })
+            }
         },
         {
             method: 'POST',

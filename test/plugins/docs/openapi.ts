@@ -655,7 +655,12 @@ describe('openApiDocument()', () => {
         bare.auth.strategy('session', 'anyone');
         bare.route([
             { method: 'GET', path: '/status', handler: () => null, options: { auth: false } },
-            { method: 'GET', path: '/downloads/{name}', handler: () => null, options: { auth: false, plugins: { docs: { responses: { 200: { description: 'The file.' } } } } } }
+            {
+                method: 'GET',
+                path: '/downloads/{name}',
+                handler: () => null,
+                options: { auth: false, plugins: { docs: { responses: { 200: { description: 'The file.' } } } } }
+            }
         ]);
 
         const context = { gateway: { routeGroups: [] }, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd' };
@@ -664,7 +669,12 @@ describe('openApiDocument()', () => {
         expect(paths['/downloads/{name}'].get.security).to.equal([]);
         expect(Object.keys(paths['/downloads/{name}'].get.responses)).to.equal(['200', '404']);
 
-        bare.route({ method: 'GET', path: '/account/export', handler: () => null, options: { auth: 'session', plugins: { docs: { responses: { 200: { description: 'The export.' } } } } } });
+        bare.route({
+            method: 'GET',
+            path: '/account/export',
+            handler: () => null,
+            options: { auth: 'session', plugins: { docs: { responses: { 200: { description: 'The export.' } } } } }
+        });
         expect(() => openApiDocument(bare.table(), context)).to.throw('API reference: GET /account/export declares plugins.docs outside the gateway\'s route groups, where only a public route (auth: false) can be described');
     });
 
