@@ -91,7 +91,8 @@ async function gatewayNoop(): Promise<void> {
 
         await preflight(meteredTarget, { status: 200 });
 
-        const measurements = await measureTargets([baselineTarget, ungatedTarget, authOnlyTarget, gatewayTarget, meteredTarget, admittedTarget, deploymentAdmittedTarget, deploymentHeadersTarget, busyTarget], settings);
+        const measurements = await measureTargets([baselineTarget, ungatedTarget, authOnlyTarget, gatewayTarget, meteredTarget,
+            admittedTarget, deploymentAdmittedTarget, deploymentHeadersTarget, busyTarget], settings);
         const [baseline, , , measured] = measurements;
 
         const ratio = measured.requestsPerSecond / baseline.requestsPerSecond;

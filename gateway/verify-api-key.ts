@@ -113,7 +113,11 @@ export function apiKeyScheme(server: Server, options: ApiKeySchemeOptions): Serv
      * one with a bad body still counts against the rate limit. A refused request keeps its credentials, for the
      * usage meter and the logs.
      */
-    const refused = (h: ResponseToolkit, credentials: ApiKeyCredentials) => (error: Error) => h.unauthenticated(error, { credentials: credentials as never });
+    const refused = (h: ResponseToolkit, credentials: ApiKeyCredentials) => {
+
+        return (error: Error) => h.unauthenticated(error, { credentials: credentials as never });
+    };
+
     const authenticated = (request: Request, h: ResponseToolkit, credentials: ApiKeyCredentials) => {
 
         options.lastUsed.touch(credentials.key.id);

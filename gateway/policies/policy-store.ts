@@ -14,6 +14,7 @@ const RELOAD_DEBOUNCE_MS = 100;
 // How often each policy file is stat'ed, for the changes a directory watch cannot see (watch() says which).
 const POLL_INTERVAL_MS = 1000;
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the events the class emits, typed, as Node's typings type emitters
 export interface PolicyStore {
     on(event: 'reloaded', listener: (policies: Policies) => void): this;
     once(event: 'reloaded', listener: (policies: Policies) => void): this;
@@ -23,6 +24,7 @@ export interface PolicyStore {
  * The policies in force: the last good load of a policies directory. An invalid edit is refused
  * and logged, and the previous policies stay in force until the file is fixed.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class PolicyStore extends EventEmitter {
 
     private policies: Policies;

@@ -69,13 +69,13 @@ export const familyCommands = commandGroup('family', {
 
             const { family, suspender } = await withServices(async ({ accounts, models }) => {
 
-                const { family, changed } = await suspendFamily(accounts, id, values.reason ?? 'Suspended by an operator', cliActorId);
+                const { family: suspended, changed } = await suspendFamily(accounts, id, values.reason ?? 'Suspended by an operator', cliActorId);
                 if (!changed) {
-                    return { family, suspender: await suspenderName(models, family.api_suspended_by) };
+                    return { family: suspended, suspender: await suspenderName(models, suspended.api_suspended_by) };
                 }
 
-                await auditCliCommand(models, { action: 'family.suspend', familyLongId: family.family_long_id, target: family.family_long_id, detail: family.api_suspension_reason });
-                return { family };
+                await auditCliCommand(models, { action: 'family.suspend', familyLongId: suspended.family_long_id, target: suspended.family_long_id, detail: suspended.api_suspension_reason });
+                return { family: suspended };
             });
 
             if (suspender === undefined) {

@@ -184,7 +184,11 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
             extend: (resource, extension) => options.extensions.add(resource, extension),
             recordIdValidation,
             createPayloadSchema,
-            createRecord: (familyLongId, resource, values, createOptions) => createRecord({ models: options.models, transaction: options.transaction, changeBus: options.changeBus, familyLongId }, resource, values, createOptions),
+            createRecord: (familyLongId, resource, values, createOptions) => {
+
+                const context = { models: options.models, transaction: options.transaction, changeBus: options.changeBus, familyLongId };
+                return createRecord(context, resource, values, createOptions);
+            },
             serialize: (resource, record) => serializeRecord(resource, record, options.extensions),
             createOnce: (request, h, creation) => createOnce(options.models, request, h, creation),
             idempotentCreateDocs

@@ -99,7 +99,8 @@ export function signInRoutes(context: SiteContext, sessionCookies: SessionCookie
                         return signIn(request, h, user, next);
                     }
 
-                    const pending = await startSession(models, request, user.id, { twoFactorPending: true, lifetimeMs: context.policies().site.sessions.two_factor_minutes * 60_000 });
+                    const pending = await startSession(models, request, user.id, { twoFactorPending: true,
+                        lifetimeMs: context.policies().site.sessions.two_factor_minutes * 60_000 });
                     h.state(twoFactorCookie, pending);
                     return h.redirect(`/login/two-factor${next ? `?next=${encodeURIComponent(next)}` : ''}`);
                 }

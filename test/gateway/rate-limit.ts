@@ -151,7 +151,8 @@ describe('RedisRateLimitStore', { skip: !redisAnswers }, () => {
 
     it('admits exactly the limit across two instances hitting at once', async () => {
 
-        const stores = [new RedisRateLimitStore(client, keyPrefix, new RedisOutage(client, () => undefined)), new RedisRateLimitStore(otherClient, keyPrefix, new RedisOutage(otherClient, () => undefined))];
+        const stores = [new RedisRateLimitStore(client, keyPrefix, new RedisOutage(client, () => undefined)),
+            new RedisRateLimitStore(otherClient, keyPrefix, new RedisOutage(otherClient, () => undefined))];
         const rules = [rule('key', 50, 3600), rule('family', 1000, 3600)];
         const decisions = await Promise.all(Array.from({ length: 200 }, (_, i) => stores[i % 2].hit(rules)));
 
