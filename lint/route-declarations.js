@@ -65,7 +65,8 @@ module.exports = {
                 node,
                 messageId: 'oneLiner',
                 data: { what, length },
-                fix: (fixer) => {
+                // A comment among the properties would be lost: such an object is left to a hand.
+                fix: sourceCode.getCommentsInside(node).length > 0 ? undefined : (fixer) => {
 
                     const indent = sourceCode.lines[node.loc.start.line - 1].match(/^\s*/)[0];
                     const properties = node.properties.map((property) => `${indent}    ${sourceCode.getText(property)}`);
