@@ -74,10 +74,10 @@ module.exports = defineConfig([
             // An async function without await is deliberate: it implements a Promise-returning interface and turns a throw into a rejection.
             'require-await': 'off',
 
-            // Misreads a function type among type arguments (`Map<string, (page: string) => string>`); TypeScript's own parser places calls.
+            // Takes a function type among type arguments (`Map<string, (page: string) => string>`) for a call, and its fix breaks the line.
             'no-spaced-func': 'off',
 
-            // The TypeScript versions of hapi's rules understand types, overloads and enums.
+            // The TypeScript versions of hapi's rules, with hapi's options: they understand types, overloads and enums.
             'no-shadow': 'off',
             '@typescript-eslint/no-shadow': ['error', { allow: ['err', 'done'] }],
             'no-loop-func': 'off',
@@ -90,6 +90,7 @@ module.exports = defineConfig([
                 varsIgnorePattern: '^(internals$|_)',
                 destructuredArrayIgnorePattern: '^_'
             }],
+            // hapi's option, which typescript-eslint's recommended set replaces.
             'prefer-const': ['error', { destructuring: 'all' }],
 
             // An interface that only extends another is how a module augmentation adds fields to hapi's types.
