@@ -107,7 +107,8 @@ async function compareTrees(): Promise<void> {
         const [then, now] = await measurePair(before, after, pair % 2 === 1, settings);
         const change = { gateway: now.gateway / then.gateway - 1, ungated: now.ungated / then.ungated - 1 };
         changes.push(change);
-        rows.push([String(pair + 1), then.gateway.toFixed(0), now.gateway.toFixed(0), signedPercent(change.gateway), then.ungated.toFixed(0), now.ungated.toFixed(0), signedPercent(change.ungated)]);
+        rows.push([String(pair + 1), then.gateway.toFixed(0), now.gateway.toFixed(0), signedPercent(change.gateway),
+            then.ungated.toFixed(0), now.ungated.toFixed(0), signedPercent(change.ungated)]);
     }
 
     process.stdout.write('\n');

@@ -236,7 +236,8 @@ async function csvExport(): Promise<void> {
         const row = (scenario: string, measured: Run[], peakRssGrowth?: number) => {
 
             const growth = peakRssGrowth === undefined ? '—' : megabytes(peakRssGrowth).toFixed(0);
-            return [scenario, median(measured.map((run) => run.seconds)).toFixed(2), median(measured.map(rowsPerSecond)).toFixed(0), ...ratios(measured).map(tablePercent), megabytes(measured[0].bytes).toFixed(1), growth];
+            return [scenario, median(measured.map((run) => run.seconds)).toFixed(2),
+                median(measured.map(rowsPerSecond)).toFixed(0), ...ratios(measured).map(tablePercent), megabytes(measured[0].bytes).toFixed(1), growth];
         };
 
         process.stdout.write('\n');

@@ -44,7 +44,12 @@ const busyRoute: ServerRoute = {
     }
 };
 
-const admittedRoute: ServerRoute = { method: 'GET', path: '/bare-admitted', options: { auth: 'admit-every-request' }, handler: () => noopBody };
+const admittedRoute: ServerRoute = {
+    method: 'GET',
+    path: '/bare-admitted',
+    options: { auth: 'admit-every-request' },
+    handler: () => noopBody
+};
 
 async function gatewayNoop(): Promise<void> {
 
@@ -86,7 +91,8 @@ async function gatewayNoop(): Promise<void> {
 
         await preflight(meteredTarget, { status: 200 });
 
-        const measurements = await measureTargets([baselineTarget, ungatedTarget, authOnlyTarget, gatewayTarget, meteredTarget, admittedTarget, deploymentAdmittedTarget, deploymentHeadersTarget, busyTarget], settings);
+        const measurements = await measureTargets([baselineTarget, ungatedTarget, authOnlyTarget, gatewayTarget, meteredTarget,
+            admittedTarget, deploymentAdmittedTarget, deploymentHeadersTarget, busyTarget], settings);
         const [baseline, , , measured] = measurements;
 
         const ratio = measured.requestsPerSecond / baseline.requestsPerSecond;

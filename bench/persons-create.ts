@@ -29,7 +29,7 @@ async function createTarget(database: string, server: Server): Promise<Target> {
 
     await preflight(target, {
         status: 201,
-        check: (body) => body.data?.first_name === 'Émilie' && body.data.revision === 1 ? undefined : `expected the person created, got ${JSON.stringify(body)}`
+        check: (body) => (body.data?.first_name === 'Émilie' && body.data.revision === 1 ? undefined : `expected the person created, got ${JSON.stringify(body)}`)
     });
 
     return target;

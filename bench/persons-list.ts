@@ -31,7 +31,7 @@ async function listTarget(database: string, server: Server): Promise<Target> {
 
     await preflight(target, {
         status: 200,
-        check: (body) => body.data.length === pageSize && body.meta.next_cursor ? undefined : `expected a full page of ${pageSize} with a next cursor, got ${body.data.length}`
+        check: (body) => (body.data.length === pageSize && body.meta.next_cursor ? undefined : `expected a full page of ${pageSize} with a next cursor, got ${body.data.length}`)
     });
 
     return target;

@@ -105,7 +105,8 @@ async function webhookDelivery(): Promise<void> {
     printTable([
         ['database', 'run', 'deliveries', 'seconds', 'deliveries/s', 'attempt p50 ms', 'attempt p99 ms'],
         ...results.flatMap(({ database, drains }) => drains.map((drained, index) => [
-            database, String(index + 1), String(drained.delivered), drained.seconds.toFixed(2), (drained.delivered / drained.seconds).toFixed(0), String(drained.p50Ms), String(drained.p99Ms)
+            database, String(index + 1), String(drained.delivered), drained.seconds.toFixed(2), (drained.delivered / drained.seconds).toFixed(0),
+            String(drained.p50Ms), String(drained.p99Ms)
         ]))
     ]);
 

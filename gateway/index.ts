@@ -52,8 +52,9 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
         });
 
         server.auth.scheme(routeGroupSchemeName, routeGroupScheme);
+        const activeGroup = (name: string): ActiveGroup => groups.get(name)!;     // a reload keeps the groups (gateway-file.ts)
         for (const name of groups.keys()) {
-            const active = (): ActiveGroup => groups.get(name)!;          // a reload keeps the groups (gateway-file.ts)
+            const active = () => activeGroup(name);
             server.auth.strategy(name, routeGroupSchemeName, { active, policyStore, rateLimits } satisfies RouteGroupAuthOptions);
         }
 

@@ -8,7 +8,10 @@ interface Entry {
     touchedAt: number;
 }
 
-/** The safety net under the auth epoch: a change whose epoch move Redis missed is seen at the latest after this long (the longest the `api-key` scheme's key_cache.max_age_minutes may be). */
+/**
+ * The safety net under the auth epoch: a change whose epoch move Redis missed is seen at the latest after
+ * this long (the longest the `api-key` scheme's key_cache.max_age_minutes may be).
+ */
 export const keyCacheMaxAgeMinutes = 10;
 
 // Moving an entry to the recent end costs a delete and an insert; once a second per key is recent enough for eviction.

@@ -4,6 +4,7 @@ import IpAddr from 'ipaddr.js';
 import { parseIpAddress, type IpAddress, type TrustedProxies } from './trusted-proxies';
 
 declare module '@hapi/hapi' {
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- an augmentation repeats hapi's type parameters
     interface Request<Refs extends ReqRef = ReqRefDefaults> {
         /** The address of the client the request comes from (see resolveClientAddress); worked out once. */
         clientAddress(): string;

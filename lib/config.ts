@@ -35,7 +35,10 @@ export interface Config {
      * Unset on the embedded default: one is generated once and kept in the database.
      */
     secretKey?: string;
-    /** Font files PDF exports draw with where DejaVu Sans has no glyph (Indic scripts, Thai, Ethiopic, Chinese, Japanese, Korean…), tried in order after the built-in emoji font. */
+    /**
+     * Font files PDF exports draw with where DejaVu Sans has no glyph (Indic scripts, Thai, Ethiopic, Chinese, Japanese,
+     * Korean…), tried in order after the built-in emoji font.
+     */
     pdfFallbackFonts: string[];
     /** Watch policy files and reload on change (off in most tests: they reload explicitly). */
     watchPolicies: boolean;

@@ -83,7 +83,10 @@ export interface DemoFamily {
     superAdmin: { email: string; password: string };
 }
 
-/** Creates a new demo family with the API on for every resource, a manager, a super-admin, a key with every operation and sample records (gallery items and documents with their files). */
+/**
+ * Creates a new demo family with the API on for every resource, a manager, a super-admin, a key with every operation and
+ * sample records (gallery items and documents with their files).
+ */
 export async function seedDemoFamily(server: Server): Promise<DemoFamily> {
 
     const { accounts } = server.app.services;

@@ -246,6 +246,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
             store.reloadOnSighup();
         }
     };
+
     follow(policyStore);
 
     const transaction = transactionRunner(sequelize);
@@ -309,6 +310,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         if (redis) {
             await closeRedis(redis);
         }
+
         await sequelize.close();
     };
 
@@ -373,7 +375,7 @@ async function registerApiPlugins(server: Server, services: Services, master: Bu
 /** Every plugin of the service, in the order their dependencies need. */
 async function registerPlugins(server: Server, services: Services, master: Buffer, gateway: GatewayOptions): Promise<void> {
 
-    const { config, log, sequelize, models, transaction, redis, redisOutage, policyStore, authEpoch, rateLimits, changeBus } = services;
+    const { config, log, sequelize, models, transaction, redis, redisOutage, policyStore, rateLimits, changeBus } = services;
     await server.register([
         { plugin: gatewayPlugin, options: gateway },
         { plugin: healthPlugin, options: { sequelize, redis } },

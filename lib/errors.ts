@@ -66,7 +66,10 @@ const codeByStatus: Record<number, ErrorCode> = {
 };
 
 /** The part of the request that failed validation (`query`, `params`, `payload`…), as hapi tells a failAction. */
-export const failedValidationPart = (error?: Error): string | undefined => ((error as Boom.Boom | undefined)?.output?.payload.validation as { source?: string } | undefined)?.source;
+export const failedValidationPart = (error?: Error): string | undefined => {
+
+    return ((error as Boom.Boom | undefined)?.output?.payload.validation as { source?: string } | undefined)?.source;
+};
 
 /** Gives every error response a stable code; hides the details of unexpected ones. */
 export function withErrorCode(error: Boom.Boom): Boom.Boom {

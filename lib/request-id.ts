@@ -4,6 +4,7 @@ import { randomBase62 } from './ids';
 import { parseIpAddress, type TrustedProxies } from './trusted-proxies';
 
 declare module '@hapi/hapi' {
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- an augmentation repeats hapi's type parameters
     interface Request<Refs extends ReqRef = ReqRefDefaults> {
         /** The id its response's X-Request-Id gives and every log line about it names (see requestIdOf). */
         readonly requestId: string;

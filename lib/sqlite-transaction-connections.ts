@@ -24,7 +24,8 @@ function closeConnection(connection: SqliteConnection): Promise<void> {
 
 /**
  * Sequelize gives each SQLite transaction a connection of its own, opened for it and closed when it ends: every write
- * would open the database file again, set the connection's pragmas and have SQLite read the schema anew. Here a connection whose transaction committed or rolled back waits for the next transaction instead.
+ * would open the database file again, set the connection's pragmas and have SQLite read the schema anew. Here a
+ * connection whose transaction committed or rolled back waits for the next transaction instead.
  *
  * Only a transaction that ended cleanly gives its connection back (Sequelize's `cleanup()`): it is out of any
  * transaction then, as a new connection is. One whose BEGIN, COMMIT or ROLLBACK failed is in a state nobody knows, and

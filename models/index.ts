@@ -59,5 +59,6 @@ export function defineModels(sequelize: Sequelize): Models {
     };
 }
 
-export { ApiKey, AuditEvent, ChangeEvent, Family, IdempotencyKey, ServiceSetting, SiteFormToken, SiteSession, UsageCounter, User, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
+export { ApiKey, AuditEvent, ChangeEvent, Family, IdempotencyKey, ServiceSetting, SiteFormToken, SiteSession, UsageCounter, User,
+    WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export type { ResourceModel };

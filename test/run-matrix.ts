@@ -1,8 +1,9 @@
 /*
- * `npm test`: runs the whole lab suite on the embedded default (SQLite, in-process
- * stores), then again against PostgreSQL and Redis on 127.0.0.1 when they answer,
- * in a database of its own that it drops afterwards. Ends with one line
- * `N passed, N failed` for the whole run; exits non-zero when anything failed.
+ * `npm test`: runs the linter (`npm run lint`), then the whole lab suite on the embedded
+ * default (SQLite, in-process stores), then again against PostgreSQL and Redis on 127.0.0.1
+ * when they answer, in a database of its own that it drops afterwards. Ends with one line
+ * `N passed, N failed` for the whole run (with `; lint: N problems` when the linter found
+ * any); exits non-zero when anything failed.
  */
 import ChildProcess from 'child_process';
 import Crypto from 'crypto';
@@ -38,6 +39,49 @@ function failuresIn(text: string, exitCode: number | null): string | undefined {
     return exitCode === 0 ? undefined : `lab exited with ${exitCode} without a report of failed tests; the end of its output:\n${text.slice(-failuresShown)}`;
 }
 
+interface LintOutcome {
+    exitCode: number;
+    /** ESLint's report, when it found problems or failed. */
+    report?: string;
+}
+
+/** `npm run lint`, first: it takes seconds, and a lint failure still lets the tests run and report. */
+function runLint(): Promise<LintOutcome> {
+
+    process.stdout.write('\n=== lint ===\n');
+    const child = ChildProcess.spawn('npm', ['run', '--silent', 'lint'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+
+        output += chunk.toString();
+        process.stdout.write(chunk);
+    });
+
+    return new Promise((resolve) => {
+
+        child.on('close', (exitCode) => {
+
+            if (exitCode === 0) {
+                process.stdout.write('No problems.\n');
+            }
+
+            resolve({ exitCode: exitCode ?? 1, report: exitCode === 0 ? undefined : output.trim().slice(-failuresShown) });
+        });
+    });
+}
+
+/** The closing line's lint part: empty when ESLint passed. */
+function lintSummary(lint: LintOutcome): string {
+
+    if (lint.exitCode === 0) {
+        return '';
+    }
+
+    const problems = /(\d+) problems?/.exec(lint.report?.replace(/\u001b\[[0-9;]*m/g, '') ?? '')?.[1];
+    return problems ? `; lint: ${problems} problem${problems === '1' ? '' : 's'}` : '; lint failed';
+}
+
 function runLab(variant: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
 
     process.stdout.write(`\n=== test variant: ${variant} ===\n`);
@@ -69,6 +113,7 @@ function runLab(variant: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
 
 async function main(): Promise<void> {
 
+    const lint = await runLint();
     const outcomes: Outcome[] = [await runLab('sqlite (embedded default)', { TEST_VARIANT: 'sqlite', TEST_REDIS_URL: '' })];
 
     const [database, redis] = await Promise.all([scratchDatabase(postgresAdminUrl, 'fr_test'), redisAnswers(redisUrl)]);
@@ -93,6 +138,10 @@ async function main(): Promise<void> {
     }
 
     // Said again at the very end, where a CI log cut to its last lines still shows it.
+    if (lint.report) {
+        process.stdout.write(`\n=== what lint found ===\n${lint.report}\n`);
+    }
+
     for (const outcome of outcomes.filter((each) => each.failures)) {
         process.stdout.write(`\n=== what failed in variant ${outcome.variant} ===\n${outcome.failures!.trim()}\n`);
     }
@@ -100,8 +149,8 @@ async function main(): Promise<void> {
     const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
     const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
     const skipped = outcomes.reduce((sum, outcome) => sum + outcome.skipped, 0);
-    process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
-    process.exitCode = failed > 0 || outcomes.some((outcome) => outcome.exitCode !== 0) ? 1 : 0;
+    process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${lintSummary(lint)}\n`);
+    process.exitCode = failed > 0 || lint.exitCode !== 0 || outcomes.some((outcome) => outcome.exitCode !== 0) ? 1 : 0;
 }
 
 // lab loads every file under dist/test: run only when executed as `npm test`, not when lab loads this file.

@@ -43,8 +43,8 @@ export function authOnlyGatewayConfig(): string {
 }
 
 /** Preflight checks: the whole chain answers with RateLimit headers, API-key authentication alone without. */
-export const ranThePolicyChain = (_body: unknown, headers: Headers) => headers.has('ratelimit-policy') ? undefined : 'no RateLimit headers: the policy chain did not run';
-export const ranNoPolicy = (_body: unknown, headers: Headers) => headers.has('ratelimit-policy') ? 'RateLimit headers: the policies were meant to be off' : undefined;
+export const ranThePolicyChain = (_body: unknown, headers: Headers) => (headers.has('ratelimit-policy') ? undefined : 'no RateLimit headers: the policy chain did not run');
+export const ranNoPolicy = (_body: unknown, headers: Headers) => (headers.has('ratelimit-policy') ? 'RateLimit headers: the policies were meant to be off' : undefined);
 
 /** The deployment's routes behind the admit-all schemes below (outside /api/v1, so no route group claims them). */
 export const admittedPaths = { withoutHeaders: '/bench-admitted', withHeaders: '/bench-admitted-headers' };
@@ -87,8 +87,18 @@ export function addAdmittedRoutes(server: Server): void {
     addStrategy(server, 'admit-every-request', admitEveryRequest);
     addStrategy(server, 'admit-with-rate-limit-headers', admitWithRateLimitHeaders);
     server.route([
-        { method: 'GET', path: admittedPaths.withoutHeaders, options: { auth: 'admit-every-request' }, handler: () => noopBody },
-        { method: 'GET', path: admittedPaths.withHeaders, options: { auth: 'admit-with-rate-limit-headers' }, handler: () => noopBody }
+        {
+            method: 'GET',
+            path: admittedPaths.withoutHeaders,
+            options: { auth: 'admit-every-request' },
+            handler: () => noopBody
+        },
+        {
+            method: 'GET',
+            path: admittedPaths.withHeaders,
+            options: { auth: 'admit-with-rate-limit-headers' },
+            handler: () => noopBody
+        }
     ]);
 }
 

@@ -38,7 +38,7 @@ export function printEnvironment(title: string, settings: BenchSettings): void {
 export function printTable(rows: string[][]): void {
 
     const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-    const line = (row: string[]) => row.map((cell, column) => column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])).join('  ');
+    const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
     out(line(rows[0]));
     out(widths.map((width) => '-'.repeat(width)).join('  '));
     rows.slice(1).forEach((row) => out(line(row)));

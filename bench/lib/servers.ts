@@ -17,7 +17,11 @@ export async function bareServer(): Promise<Server> {
 
     const server = Hapi.server({ port: 0, host: '127.0.0.1' });
     server.route({ method: 'GET', path: '/bare-noop', handler: () => noopBody });
-    server.route({ method: 'POST', path: '/bare-echo', handler: (request, h) => h.response(request.payload as object).code(201) });
+    server.route({
+        method: 'POST',
+        path: '/bare-echo',
+        handler: (request, h) => h.response(request.payload as object).code(201)
+    });
     await server.start();
     return server;
 }

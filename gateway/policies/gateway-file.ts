@@ -107,6 +107,7 @@ function assertSameRouting(file: string, started: GatewayConfig, reloaded: Gatew
     }
 }
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the events the class emits, typed, as Node's typings type emitters
 export interface GatewayConfigStore {
     on(event: 'reloaded', listener: (config: GatewayConfig) => void): this;
     once(event: 'reloaded', listener: (config: GatewayConfig) => void): this;
@@ -116,6 +117,7 @@ export interface GatewayConfigStore {
  * The gateway.yaml in force: reloaded like the policy files (on an edit, on SIGHUP); an invalid edit,
  * or one only a restart could apply, is refused and logged, and the last good one stays in force.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class GatewayConfigStore extends WatchedFiles<GatewayConfig> {
 
     /** Loads `file`; throws a PolicyError, so start-up fails with what is wrong. */

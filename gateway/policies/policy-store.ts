@@ -1,6 +1,7 @@
 import { loadPolicies, type Policies, type PolicyFile } from './policy-file';
 import { WatchedFiles, type PolicyLog } from './watched-files';
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the events the class emits, typed, as Node's typings type emitters
 export interface PolicyStore {
     on(event: 'reloaded', listener: (policies: Policies) => void): this;
     once(event: 'reloaded', listener: (policies: Policies) => void): this;
@@ -11,6 +12,7 @@ export interface PolicyStore {
  * (each plugin declares its own: policy-file.ts). An invalid edit is refused and logged, and the
  * previous policies stay in force until the file is fixed.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class PolicyStore extends WatchedFiles<Policies> {
 
     /** Loads `files` from `dir`, in their order; throws a PolicyError, so start-up fails with what is wrong. */

@@ -68,7 +68,9 @@ export const keyCommands = commandGroup('key', {
                 }
 
                 return outcome;
-            }, ({ apiKey, changed }) => printResult(values.json, { id: apiKey.id, family_long_id: apiKey.family_long_id, name: apiKey.name, revoked_at: apiKey.revoked_at, changed }, () => [
+            }, ({ apiKey, changed }) => printResult(values.json, {
+                id: apiKey.id, family_long_id: apiKey.family_long_id, name: apiKey.name, revoked_at: apiKey.revoked_at, changed
+            }, () => [
                 changed
                     ? `Revoked API key ${apiKey.id} "${apiKey.name}" of family ${apiKey.family_long_id}`
                     : `API key ${apiKey.id} "${apiKey.name}" of family ${apiKey.family_long_id} was already revoked at ${apiKey.revoked_at?.toISOString()}: nothing changed`

@@ -39,6 +39,7 @@ async function typedPassword(): Promise<string> {
             process.stderr.write('\n');           // the Enter (or Ctrl-C) that ended it was not shown either
         }
     };
+
     try {
         const password = await ask('Password: ');
         if (await ask('Password again: ') !== password) {

@@ -115,10 +115,13 @@ export const docsPlugin: Plugin<DocsOptions> = {
             options.policyStore.removeListener('reloaded', regenerate);
         });
 
-        const serve = (pick: (generated: NonNullable<typeof reference>) => Served) => (request: Request, h: ResponseToolkit) => {
+        const serve = (pick: (generated: NonNullable<typeof reference>) => Served) => {
 
-            const { body, type, etag } = pick(reference!);
-            return unmodified(request, h, { etag }) ?? h.response(body).type(type);
+            return (request: Request, h: ResponseToolkit) => {
+
+                const { body, type, etag } = pick(reference!);
+                return unmodified(request, h, { etag }) ?? h.response(body).type(type);
+            };
         };
 
         const cache = { privacy: 'public', expiresIn: cacheSeconds * 1000 } as const;

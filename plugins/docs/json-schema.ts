@@ -99,7 +99,7 @@ function conditionalKey(name: string, key: KeyDescription, object: ObjectDescrip
         }
     }
 
-    const cases = [...casesByDifference].map(([change, values]) => `When \`${sibling}\` is ${inWords(values, 'or')}: ${change}.`);
+    const cases = [...casesByDifference].map(([change, siblingValues]) => `When \`${sibling}\` is ${inWords(siblingValues, 'or')}: ${change}.`);
     const description = [usual.description, ...cases].filter(Boolean).join(' ');
     return { ...usual, ...(description ? { description } : {}) };
 }

@@ -99,7 +99,9 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
         components: {
             schemas: { Error: errorSchema(answered), ...recordSchemas(context.addedFields) },
             headers: responseHeaders,
-            securitySchemes: Object.fromEntries(context.gateway.routeGroups.filter((group) => group.name === context.routeGroup).map((group) => [group.name, authSchemeOf(group, context.authSchemes).securityScheme]))
+            securitySchemes: Object.fromEntries(context.gateway.routeGroups
+                .filter((group) => group.name === context.routeGroup)
+                .map((group) => [group.name, authSchemeOf(group, context.authSchemes).securityScheme]))
         }
     };
 }

@@ -129,5 +129,5 @@ function responsesOf(facts: RouteFacts, aggregateResource: string): Record<strin
 
 export function successResponses(facts: RouteFacts, aggregateResource: string): Record<string, ResponseObject> {
 
-    return Object.fromEntries(Object.entries(responsesOf(facts, aggregateResource)).map(([status, response]) => [status, withRateLimitHeaders(facts, response)]));
+    return Object.fromEntries(Object.entries(responsesOf(facts, aggregateResource)).map(([status, answer]) => [status, withRateLimitHeaders(facts, answer)]));
 }

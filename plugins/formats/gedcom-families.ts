@@ -21,11 +21,14 @@ export interface FamilyIndex {
     asPartner: Map<string, Family[]>;
 }
 
-const byBirth = (links: Map<string, PersonLinks>) => (a: string, b: string) => {
+const byBirth = (links: Map<string, PersonLinks>) => {
 
-    const first = links.get(a)?.birthDate ?? '\uffff';
-    const second = links.get(b)?.birthDate ?? '\uffff';
-    return first < second ? -1 : first > second ? 1 : 0;
+    return (a: string, b: string) => {
+
+        const first = links.get(a)?.birthDate ?? '\uffff';
+        const second = links.get(b)?.birthDate ?? '\uffff';
+        return first < second ? -1 : first > second ? 1 : 0;
+    };
 };
 
 /**

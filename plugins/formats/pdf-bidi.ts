@@ -51,7 +51,8 @@ const reversed = (text: string): string => Array.from(text.matchAll(characterClu
 const fontRuns = (fonts: TextFonts, piece: string): FontRun[] => fonts.runsOf?.(piece) ?? [{ text: piece, font: fonts.font }];
 
 /** A piece's width as drawn, run by run, at the document's current font size. */
-const widthOf = (doc: PDFKit.PDFDocument, fonts: TextFonts, piece: string): number => fontRuns(fonts, piece).reduce((sum, run) => sum + doc.font(run.font).widthOfString(run.text, wholeRun), 0);
+const widthOf = (doc: PDFKit.PDFDocument, fonts: TextFonts, piece: string): number => fontRuns(fonts, piece)
+    .reduce((sum, run) => sum + doc.font(run.font).widthOfString(run.text, wholeRun), 0);
 
 /**
  * What pdfkit must be given for a run to show in visual order. A right-to-left run of Hebrew or

@@ -26,7 +26,8 @@ const sliceMs = 10;
  * lays it out when it can, pdf-bidi.ts when it cannot (right-to-left text, several fonts). At most
  * `maxLines`, the last cut with `…`. Returns the height it took.
  */
-function drawNameLine(doc: PDFKit.PDFDocument, fonts: DocumentFonts, text: string, style: { fontSize: number; color: string }, box: { x: number; y: number; width: number; maxLines?: number }): number {
+function drawNameLine(doc: PDFKit.PDFDocument, fonts: DocumentFonts, text: string, style: { fontSize: number; color: string },
+    box: { x: number; y: number; width: number; maxLines?: number }): number {
 
     const textFonts = fonts.of(text, 'regular', style.fontSize);
     doc.font(textFonts.font).fontSize(style.fontSize).fillColor(style.color);

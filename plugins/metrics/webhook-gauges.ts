@@ -18,8 +18,15 @@ export function webhookGauges(registry: Registry, models: Models): void {
         }
     });
 
-    const deliveries = (where: WhereOptions) => () => models.WebhookDelivery.count({ where });
-    const endpoints = (where: WhereOptions) => () => models.WebhookEndpoint.count({ where });
+    const deliveries = (where: WhereOptions) => {
+
+        return () => models.WebhookDelivery.count({ where });
+    };
+
+    const endpoints = (where: WhereOptions) => {
+
+        return () => models.WebhookEndpoint.count({ where });
+    };
 
     countOf('Webhook deliveries queued or waiting for a retry.', 'family_records_webhook_deliveries_pending', deliveries({ status: 'pending' }));
     countOf('Of those, the ones already tried at least once: their receivers failed.', 'family_records_webhook_deliveries_retrying', deliveries({ status: 'pending', attempts: { [Op.gt]: 0 } }));

@@ -31,8 +31,12 @@ function recordSource(resource: ResourceDeclaration, options: RecordsContext, ex
     return { resource, dialect, find: listedRecords(options.lists, dialect, resource, extensions) };
 }
 
+/** A list's query as the route's joi schema validated and converted it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema, not TypeScript, says what each field holds
+type ValidatedQuery = Record<string, any>;
+
 /** A format other than JSON: the whole list goes to the formats plugin as a streamed export. */
-const isExport = (query: Record<string, any>) => query.format !== undefined && query.format !== 'json';
+const isExport = (query: ValidatedQuery) => query.format !== undefined && query.format !== 'json';
 
 /** The route handlers of one resource, bound to the plugin's options. */
 export function resourceHandlers(resource: ResourceDeclaration, options: RecordsContext) {
@@ -68,7 +72,7 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
     return {
         async list(request: Request, h: ResponseToolkit) {
 
-            const query = request.query as Record<string, any>;
+            const query = request.query as ValidatedQuery;
             const credentials = principalOf(request);
             const sort: string = query.sort ?? 'created_at';
             const direction: Direction = query.direction ?? 'asc';
@@ -82,7 +86,8 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
             };
 
             if (isExport(query)) {
-                return h.exportRecords({ format: query.format, familyName: credentials.family.name, aggregate: false, sections: [{ resource, rows: exportedRecords(exports, listOptions, query.limit) }] });
+                const sections = [{ resource, rows: exportedRecords(exports, listOptions, query.limit) }];
+                return h.exportRecords({ format: query.format, familyName: credentials.family.name, aggregate: false, sections });
             }
 
             const { body, nextCursor } = await jsonPage(listOptions, query.limit);
@@ -140,7 +145,7 @@ export function aggregateHandler(options: RecordsContext) {
 
     return async (request: Request, h: ResponseToolkit) => {
 
-        const query = request.query as Record<string, any>;
+        const query = request.query as ValidatedQuery;
         const credentials = principalOf(request);
         const listOptions: ListOptions = { familyLongId: credentials.family.familyLongId, search: query.search, sort: query.sort ?? 'created_at', direction: query.direction ?? 'asc', filters: {} };
         const inScope = sources.filter((source) => effectiveResources(credentials).includes(source.pages.resource.name));

@@ -74,14 +74,63 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsCont
     const oneRecord = recordIdValidation(resource);
 
     const routes: ServerRoute[] = [
-        { method: 'GET', path: base, handler: handlers.list, options: { ...declare('read'), description: `List ${name}`, compression: listCompression, ext: negotiation(listFormats(resource)), validate: { query: listQuerySchema(resource, listFormats(resource)) } } },
-        { method: 'GET', path: `${base}/{id}`, handler: handlers.read, options: { ...declare('read', { headers: ['If-None-Match'] }), description: `Read one ${resource.singular}`, validate: { ...oneRecord, query: Joi.object({}) } } },
-        { method: 'PATCH', path: `${base}/{id}`, handler: handlers.update, options: { ...declare('update', writePreconditions), description: `Update a ${resource.singular}`, payload: jsonBody, validate: { ...oneRecord, query: Joi.object({}), payload: updatePayloadSchema(resource).prefs({ convert: false }) } } },
-        { method: 'DELETE', path: `${base}/{id}`, handler: handlers.remove, options: { ...declare('delete', writePreconditions), description: `Delete a ${resource.singular}`, validate: { ...oneRecord, query: Joi.object({}) } } }
+        {
+            method: 'GET',
+            path: base,
+            handler: handlers.list,
+            options: {
+                ...declare('read'),
+                description: `List ${name}`,
+                compression: listCompression,
+                ext: negotiation(listFormats(resource)),
+                validate: { query: listQuerySchema(resource, listFormats(resource)) }
+            }
+        },
+        {
+            method: 'GET',
+            path: `${base}/{id}`,
+            handler: handlers.read,
+            options: {
+                ...declare('read', { headers: ['If-None-Match'] }),
+                description: `Read one ${resource.singular}`,
+                validate: { ...oneRecord, query: Joi.object({}) }
+            }
+        },
+        {
+            method: 'PATCH',
+            path: `${base}/{id}`,
+            handler: handlers.update,
+            options: {
+                ...declare('update', writePreconditions),
+                description: `Update a ${resource.singular}`,
+                payload: jsonBody,
+                validate: { ...oneRecord, query: Joi.object({}), payload: updatePayloadSchema(resource).prefs({ convert: false }) }
+            }
+        },
+        {
+            method: 'DELETE',
+            path: `${base}/{id}`,
+            handler: handlers.remove,
+            options: {
+                ...declare('delete', writePreconditions),
+                description: `Delete a ${resource.singular}`,
+                validate: { ...oneRecord, query: Joi.object({}) }
+            }
+        }
     ];
 
     if (resource.creatable) {
-        routes.push({ method: 'POST', path: base, handler: handlers.create, options: { ...declare('create', idempotentCreateDocs), description: `Create a ${resource.singular}`, payload: jsonBody, validate: { query: Joi.object({}), payload: createPayloadSchema(resource).prefs({ convert: false }) } } });
+        routes.push({
+            method: 'POST',
+            path: base,
+            handler: handlers.create,
+            options: {
+                ...declare('create', idempotentCreateDocs),
+                description: `Create a ${resource.singular}`,
+                payload: jsonBody,
+                validate: { query: Joi.object({}), payload: createPayloadSchema(resource).prefs({ convert: false }) }
+            }
+        });
     }
 
     return routes;
@@ -126,7 +175,15 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
             method: 'GET',
             path: '/all',
             handler: aggregateHandler(options),
-            options: { auth: registered.routeGroup, plugins: { gateway: { resource: aggregateResourceName, operation: 'read' } }, tags: ['api', 'all'], description: 'Every resource in the key\'s scope', compression: listCompression, ext: negotiation(aggregateFormats), validate: { query: aggregateQuerySchema(aggregateFormats, `${prefix}/all`) } }
+            options: {
+                auth: registered.routeGroup,
+                plugins: { gateway: { resource: aggregateResourceName, operation: 'read' } },
+                tags: ['api', 'all'],
+                description: 'Every resource in the key\'s scope',
+                compression: listCompression,
+                ext: negotiation(aggregateFormats),
+                validate: { query: aggregateQuerySchema(aggregateFormats, `${prefix}/all`) }
+            }
         });
 
         if (first) {

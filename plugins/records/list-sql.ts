@@ -78,7 +78,8 @@ function afterCursor(resource: ResourceDeclaration, cursor: Cursor, dialect: Sql
 }
 
 /** The rows of one keyset page, in order, as a subquery; `order` names its columns bare. */
-function pageQuery(resource: ResourceDeclaration, options: ListOptions, dialect: SqlDialect, limit: number): { page: string; orderBy: (relation?: string) => string; bind: unknown[] } {
+function pageQuery(resource: ResourceDeclaration, options: ListOptions, dialect: SqlDialect,
+    limit: number): { page: string; orderBy: (relation?: string) => string; bind: unknown[] } {
 
     const bind: unknown[] = [];
     const parameter = (value: unknown) => {

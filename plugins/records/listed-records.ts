@@ -13,7 +13,8 @@ import { sqlDialects } from './sql-dialects';
  * value is already in its API form. The stored-file columns that follow are for other plugins'
  * extensions only (a gallery item's URL).
  */
-export function listedRecords(reader: ListReader, dialectName: string, resource: ResourceDeclaration, extensions?: RecordExtensions): (statement: Statement) => Promise<SerializedRecord[]> {
+export function listedRecords(reader: ListReader, dialectName: string, resource: ResourceDeclaration,
+    extensions?: RecordExtensions): (statement: Statement) => Promise<SerializedRecord[]> {
 
     const dialect = sqlDialects[dialectName];
     const columns = listColumns(resource);

@@ -52,7 +52,8 @@ function assertOwnLinks(links: PersonLinks, changedParents: ParentField[], spous
 }
 
 /** The links' other ends: nobody is their own ancestor, and a parent and their child are never spouses. */
-async function assertRelativesAllow(models: Models, familyLongId: string, id: string, changed: PersonLinks, changedParents: ParentField[], transaction: Transaction): Promise<void> {
+async function assertRelativesAllow(models: Models, familyLongId: string, id: string, changed: PersonLinks,
+    changedParents: ParentField[], transaction: Transaction): Promise<void> {
 
     for (const field of changedParents) {
         const parent = changed[field]!;

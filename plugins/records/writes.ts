@@ -22,7 +22,8 @@ export interface WriteContext {
 }
 
 /** A reference must name an existing record of the same family, never the record itself (nobody is their own parent). */
-async function assertReferencesExist(context: WriteContext, resource: ResourceDeclaration, values: Record<string, unknown>, transaction: Transaction, ownId?: string): Promise<void> {
+async function assertReferencesExist(context: WriteContext, resource: ResourceDeclaration, values: Record<string, unknown>,
+    transaction: Transaction, ownId?: string): Promise<void> {
 
     for (const [name, field] of Object.entries(resource.fields)) {
         const target = values[name];
@@ -45,7 +46,8 @@ async function assertReferencesExist(context: WriteContext, resource: ResourceDe
  * What a record's values must hold together, and with other records: every reference must exist; a
  * person's links must also make a family (person-links.ts), and their death not come before their birth.
  */
-async function assertConsistent(context: WriteContext, resource: ResourceDeclaration, values: Record<string, unknown>, changes: Record<string, unknown>, transaction: Transaction, ownId?: string): Promise<void> {
+async function assertConsistent(context: WriteContext, resource: ResourceDeclaration, values: Record<string, unknown>,
+    changes: Record<string, unknown>, transaction: Transaction, ownId?: string): Promise<void> {
 
     await assertReferencesExist(context, resource, changes, transaction, ownId);
     if (resource.name === 'persons') {
@@ -110,7 +112,8 @@ export function createRecord(context: WriteContext, resource: ResourceDeclaratio
 }
 
 /** Changes the record with its change event, when `preconditions` hold of it (a 412 changes nothing). */
-export function updateRecord(context: WriteContext, resource: ResourceDeclaration, id: string, changes: Record<string, unknown>, preconditions: Preconditions = {}): Promise<ResourceRecord> {
+export function updateRecord(context: WriteContext, resource: ResourceDeclaration, id: string, changes: Record<string, unknown>,
+    preconditions: Preconditions = {}): Promise<ResourceRecord> {
 
     return context.transaction(async (transaction) => {
 
@@ -136,7 +139,8 @@ async function clearReferencesTo(context: WriteContext, deleted: ResourceDeclara
             continue;
         }
 
-        const referring = await context.models.records[name].findAll({ where: { family_long_id: context.familyLongId, [Op.or]: fields.map((field) => ({ [field]: id })) }, transaction });
+        const where = { family_long_id: context.familyLongId, [Op.or]: fields.map((field) => ({ [field]: id })) };
+        const referring = await context.models.records[name].findAll({ where, transaction });
         for (const record of referring) {
             const cleared = Object.fromEntries(fields.filter((field) => record.get(field) === id).map((field) => [field, null]));
             record.set({ ...cleared, revision: record.revision + 1 });

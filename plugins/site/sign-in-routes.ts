@@ -131,8 +131,23 @@ export function signInRoutes(context: SiteContext, sessionCookies: SessionCookie
     };
 
     return [
-        { method: 'GET', path: '/', options: { auth: signInPage, handler: (request, h) => h.redirect(request.auth.isAuthenticated ? homeOf(siteUser(request)) : '/login') } },
-        { method: 'GET', path: '/login', options: { auth: signInPage, validate: { query: Joi.object({ next: nextField, notice: Joi.string() }) }, handler: passwordForm } },
+        {
+            method: 'GET',
+            path: '/',
+            options: {
+                auth: signInPage,
+                handler: (request, h) => h.redirect(request.auth.isAuthenticated ? homeOf(siteUser(request)) : '/login')
+            }
+        },
+        {
+            method: 'GET',
+            path: '/login',
+            options: {
+                auth: signInPage,
+                validate: { query: Joi.object({ next: nextField, notice: Joi.string() }) },
+                handler: passwordForm
+            }
+        },
         {
             method: 'POST',
             path: '/login',
@@ -148,16 +163,27 @@ export function signInRoutes(context: SiteContext, sessionCookies: SessionCookie
                 handler: signInWithPassword
             }
         },
-        { method: 'GET', path: '/login/two-factor', options: { auth: signInPage, validate: { query: Joi.object({ next: nextField }) }, handler: codeForm } },
+        {
+            method: 'GET',
+            path: '/login/two-factor',
+            options: { auth: signInPage, validate: { query: Joi.object({ next: nextField }) }, handler: codeForm }
+        },
         {
             method: 'POST',
             path: '/login/two-factor',
-            options: { auth: signInPage, validate: { payload: Joi.object({ code: Joi.string().allow('').max(40).default(''), next: nextField }) }, handler: signInWithCode }
+            options: {
+                auth: signInPage,
+                validate: { payload: Joi.object({ code: Joi.string().allow('').max(40).default(''), next: nextField }) },
+                handler: signInWithCode
+            }
         },
         {
             method: 'GET',
             path: '/logout',
-            options: { auth: signInPage, handler: (request, h) => (request.auth.isAuthenticated ? h.view('logout', { title: 'Sign out' }) : h.redirect('/login')) }
+            options: {
+                auth: signInPage,
+                handler: (request, h) => (request.auth.isAuthenticated ? h.view('logout', { title: 'Sign out' }) : h.redirect('/login'))
+            }
         },
         { method: 'POST', path: '/logout', options: { auth: signInPage, handler: signOut } }
     ];

@@ -58,7 +58,8 @@ export function totpStepOf(secret: string, email: string, code: string): number 
  * conditional UPDATE: of two requests with the same code at once, only one changes the row. `also`
  * sets more in the same statement, when its `where` holds too (turning two-factor sign-in on).
  */
-export async function takeTotpStep(models: Models, userId: string, step: number, also: { set?: Partial<InferAttributes<User>>; where?: WhereAttributeHash<InferAttributes<User>> } = {}): Promise<boolean> {
+export async function takeTotpStep(models: Models, userId: string, step: number,
+    also: { set?: Partial<InferAttributes<User>>; where?: WhereAttributeHash<InferAttributes<User>> } = {}): Promise<boolean> {
 
     const [changed] = await models.User.update({ ...also.set, totp_last_step: step }, {
         where: { ...also.where, id: userId, [Op.or]: [{ totp_last_step: null }, { totp_last_step: { [Op.lt]: step } }] }

@@ -51,6 +51,7 @@ export class ChangeLogReader {
             const latest = await this.latest(familyLongId);
             return { position: latest, reset: { reason, message, id: latest || newest } };
         };
+
         if (lastEventId > newest) {
             return reset('unknown', `Event ${lastEventId} is not in the change log (is it from another deployment?): re-fetch the resources, then carry on from this event.`);
         }

@@ -5,7 +5,8 @@ import { createEndpoint, disableEndpoint, enableEndpoint, findEndpoint, listEndp
 
 type Bound<F> = F extends (context: WebhooksContext, ...args: infer A) => infer R ? (...args: A) => R : never;
 
-const services = { createEndpoint, listEndpoints, findEndpoint, updateEndpoint, rotateSecret, disableEndpoint, enableEndpoint, removeEndpoint, removeEndpointAudited, listDeliveries, getDelivery, redeliver, ping };
+const services = { createEndpoint, listEndpoints, findEndpoint, updateEndpoint, rotateSecret, disableEndpoint, enableEndpoint,
+    removeEndpoint, removeEndpointAudited, listDeliveries, getDelivery, redeliver, ping };
 
 /**
  * The webhook services bound to this deployment: what `server.plugins.webhooks` holds for
@@ -17,5 +18,6 @@ export type WebhooksApi = { [Name in keyof typeof services]: Bound<typeof servic
 
 export function boundServices(context: WebhooksContext): WebhooksApi {
 
-    return Object.fromEntries(Object.entries(services).map(([name, service]) => [name, (...args: unknown[]) => (service as (...all: unknown[]) => unknown)(context, ...args)])) as WebhooksApi;
+    return Object.fromEntries(Object.entries(services).map(([name, service]) => [name,
+        (...args: unknown[]) => (service as (...all: unknown[]) => unknown)(context, ...args)])) as WebhooksApi;
 }

@@ -66,7 +66,8 @@ export async function listDeliveries(context: WebhooksContext, familyLongId: str
 }
 
 /** One delivery of the endpoint with every attempt, oldest first. */
-export async function getDelivery(context: WebhooksContext, familyLongId: string, endpointId: string, deliveryId: string): Promise<{ delivery: WebhookDelivery; attempts: WebhookAttempt[] }> {
+export async function getDelivery(context: WebhooksContext, familyLongId: string, endpointId: string,
+    deliveryId: string): Promise<{ delivery: WebhookDelivery; attempts: WebhookAttempt[] }> {
 
     await findEndpoint(context, familyLongId, endpointId);
     // An attempt's log row and its delivery's new state commit together: read apart, a delivery could show an attempt its state does not count yet.

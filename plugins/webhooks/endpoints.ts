@@ -198,7 +198,8 @@ export async function enableEndpoint(context: WebhooksContext, familyLongId: str
  * removed it) commits with the removal, so a request that finds the endpoint gone finds that
  * entry too. Removed meanwhile by another request, it is not found, and `alongside` does not run.
  */
-export async function removeEndpoint(context: WebhooksContext, familyLongId: string, id: string, alongside?: (endpoint: WebhookEndpoint, transaction: Transaction) => Promise<void>): Promise<WebhookEndpoint> {
+export async function removeEndpoint(context: WebhooksContext, familyLongId: string, id: string,
+    alongside?: (endpoint: WebhookEndpoint, transaction: Transaction) => Promise<void>): Promise<WebhookEndpoint> {
 
     const endpoint = await findEndpoint(context, familyLongId, id);
     await context.transaction(async (transaction) => {

@@ -124,7 +124,11 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
         {
             method: 'POST',
             path: '/manage/webhooks/{id}/rotate-secret',
-            options: { ...managerRoute, description: 'A new secret (in this answer only); the previous one signs too for the overlap', validate: { params: endpointParams } },
+            options: {
+                ...managerRoute,
+                description: 'A new secret (in this answer only); the previous one signs too for the overlap',
+                validate: { params: endpointParams }
+            },
             handler: async (request) => {
 
                 const { endpoint, secret } = await answered(rotateSecret(context, family(request), endpointOf(request)));
@@ -135,7 +139,10 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
         {
             method: 'POST',
             path: '/manage/webhooks/{id}/disable',
-            options: { ...managerRoute, validate: { params: endpointParams, payload: Joi.object({ reason: disableReason }).allow(null) } },
+            options: {
+                ...managerRoute,
+                validate: { params: endpointParams, payload: Joi.object({ reason: disableReason }).allow(null) }
+            },
             handler: async (request) => {
 
                 const reason = (request.payload as { reason?: string } | null)?.reason;
@@ -158,7 +165,11 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
         {
             method: 'POST',
             path: '/manage/webhooks/{id}/ping',
-            options: { ...managerRoute, description: 'Send a test (ping) event now and report how it went', validate: { params: endpointParams } },
+            options: {
+                ...managerRoute,
+                description: 'Send a test (ping) event now and report how it went',
+                validate: { params: endpointParams }
+            },
             handler: async (request) => {
 
                 const attempt = await answered(ping(context, family(request), endpointOf(request)));
@@ -192,7 +203,11 @@ export function webhookRoutes(context: WebhooksContext): ServerRoute[] {
         {
             method: 'POST',
             path: '/manage/webhooks/{id}/deliveries/{deliveryId}/redeliver',
-            options: { ...managerRoute, description: 'Send one delivery again now (same delivery id) and report how it went', validate: { params: deliveryParams } },
+            options: {
+                ...managerRoute,
+                description: 'Send one delivery again now (same delivery id) and report how it went',
+                validate: { params: deliveryParams }
+            },
             handler: async (request) => {
 
                 const attempt = await answered(redeliver(context, family(request), endpointOf(request), request.params.deliveryId as string));

@@ -63,7 +63,8 @@ function noConnection(failures: [address: string, error: string][]): string {
  * header. Redirects are not followed (https.request never follows them). Never rejects: failures are results,
  * with the address the request went to (when none took the connection, the last one tried).
  */
-export async function send(destination: CheckedDestination, headers: Record<string, string>, body: string, limits: SendLimits, agent: Https.Agent): Promise<SendResult & { address: string }> {
+export async function send(destination: CheckedDestination, headers: Record<string, string>, body: string, limits: SendLimits,
+    agent: Https.Agent): Promise<SendResult & { address: string }> {
 
     const started = performance.now();
     const connectDeadline = started + limits.connectTimeoutMs;

@@ -87,6 +87,7 @@ export class DeliveryWorker {
 
                 await this.claimWhileRoom();
             } while (this.fillAgain && this.running);
+
             this.fillFailures.succeeded();
         }
         catch (error) {

@@ -166,7 +166,7 @@ describe('hosted site in Chromium', { skip: !chromiumAvailable, timeout: 120_000
 
     it('keeps a signed-in manager on this site when a link hides another site behind a tab in next', async () => {
 
-        const { manager, page } = await signedInManager('Redirect family');
+        const { page } = await signedInManager('Redirect family');
 
         // Chromium drops the tab: `/<tab>/evil.example` would be `//evil.example`.
         const hosts: string[] = [];
@@ -228,7 +228,7 @@ describe('hosted site in Chromium', { skip: !chromiumAvailable, timeout: 120_000
 
     it('sends a form once when it is double-clicked: one key, not a second one never shown; one rotation, keeping the secret the receiver checks', async () => {
 
-        const { manager, page, familyLongId, endpoint } = await managerWithEndpoint('Double click family', 'double');
+        const { page, familyLongId, endpoint } = await managerWithEndpoint('Double click family', 'double');
         const { ApiKey, AuditEvent, WebhookEndpoint } = server.app.services.models;
         // A slow answer, as over a real network: the second click comes while the first form is on its way.
         const sent: string[] = [];
@@ -274,7 +274,7 @@ describe('hosted site in Chromium', { skip: !chromiumAvailable, timeout: 120_000
 
     it('answers a webhook endpoint deleted from a second tab with the notice that it is deleted', async () => {
 
-        const { page, familyLongId, endpoint } = await managerWithEndpoint('Two tabs family', 'family');
+        const { page, endpoint } = await managerWithEndpoint('Two tabs family', 'family');
 
         const second = await page.context().newPage();
         for (const tab of [page, second]) {

@@ -30,7 +30,7 @@ function bumpFromAnotherProcess(marker: string): Promise<void> {
     const script = `new (require(${JSON.stringify(require.resolve('../../gateway/local-auth-epoch'))}).LocalAuthEpoch)(${JSON.stringify(marker)}).bump()`;
     return new Promise((resolve, reject) => {
 
-        ChildProcess.execFile(process.execPath, ['-e', script], (error) => error ? reject(error) : resolve());
+        ChildProcess.execFile(process.execPath, ['-e', script], (error) => (error ? reject(error) : resolve()));
     });
 }
 
@@ -123,11 +123,11 @@ describe('RedisAuthEpoch.subscribe()', { skip: !testRedisUrl }, () => {
         await deleteRedisKeys(testRedisUrl!, prefix);
     });
 
-    async function instanceEpoch(prefix: string): Promise<RedisAuthEpoch> {
+    async function instanceEpoch(keyPrefix: string): Promise<RedisAuthEpoch> {
 
         const client = await connectRedis(testRedisUrl!, () => undefined);
         clients.push(client);
-        const epoch = new RedisAuthEpoch(client, prefix, () => undefined, new RedisOutage(client, () => undefined));
+        const epoch = new RedisAuthEpoch(client, keyPrefix, () => undefined, new RedisOutage(client, () => undefined));
         epochs.push(epoch);
         return epoch;
     }

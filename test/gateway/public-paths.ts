@@ -92,7 +92,12 @@ describe('assertRoutesFollowGroups() with public paths', () => {
 
         const server = serverWith([
             { method: 'GET', path: '/api/v1/openapi.json', handler, options: { auth: false } },
-            { method: 'GET', path: '/api/v1/persons', handler, options: { auth: 'family-api', plugins: { gateway: { resource: 'persons', operation: 'read' } } } }
+            {
+                method: 'GET',
+                path: '/api/v1/persons',
+                handler,
+                options: { auth: 'family-api', plugins: { gateway: { resource: 'persons', operation: 'read' } } }
+            }
         ]);
         expect(() => assertRoutesFollowGroups(server, shipped())).to.not.throw();
     });

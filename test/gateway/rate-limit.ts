@@ -238,7 +238,7 @@ describe('writeRateLimitHeaders()', () => {
     it('escapes policy names as structured-field strings', () => {
 
         const decision = decide([{ ...keyRule, policy: 'a"b\\c' }], [{ used: 0, ttlMs: 1000 }]);
-        expect(rateLimitHeaders(decision)['ratelimit']).to.equal('"a\\"b\\\\c";r=599;t=1');
+        expect(rateLimitHeaders(decision).ratelimit).to.equal('"a\\"b\\\\c";r=599;t=1');
     });
 });
 

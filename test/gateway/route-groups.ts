@@ -67,7 +67,12 @@ describe('assertRoutesFollowGroups()', () => {
 
     it('refuses to start with a route under /api/v1 that leaves its auth optional', async () => {
 
-        const server = await serverWith([{ method: 'GET', path: '/api/v1/optional', handler, options: { auth: { strategy: 'family-api', mode: 'optional' }, plugins: declared } }]);
+        const server = await serverWith([{
+            method: 'GET',
+            path: '/api/v1/optional',
+            handler,
+            options: { auth: { strategy: 'family-api', mode: 'optional' }, plugins: declared }
+        }]);
         await expect(server.initialize()).to.reject(/GET \/api\/v1\/optional .* does not use its auth/);
     });
 
@@ -75,7 +80,12 @@ describe('assertRoutesFollowGroups()', () => {
 
         const server = await serverWith([
             { method: 'GET', path: '/api/v1/undeclared', handler, options: { auth: 'family-api' } },
-            { method: 'POST', path: '/api/v1/half', handler, options: { auth: 'family-api', plugins: { gateway: { resource: 'persons' } as never } } }
+            {
+                method: 'POST',
+                path: '/api/v1/half',
+                handler,
+                options: { auth: 'family-api', plugins: { gateway: { resource: 'persons' } as never } }
+            }
         ]);
 
         const error = await expect(server.initialize()).to.reject(Error);
@@ -99,7 +109,12 @@ describe('assertRoutesFollowGroups()', () => {
     it('starts when every route under /api/v1 follows its group, whatever lies outside it', async () => {
 
         const server = await serverWith([
-            { method: 'GET', path: '/api/v1/persons', handler, options: { auth: 'family-api', plugins: declared } },
+            {
+                method: 'GET',
+                path: '/api/v1/persons',
+                handler,
+                options: { auth: 'family-api', plugins: declared }
+            },
             { method: 'GET', path: '/api/v10/anything', handler, options: { auth: false } },
             { method: 'GET', path: '/healthz', handler, options: { auth: false } }
         ]);

@@ -30,19 +30,22 @@ function noopScheme(familyOf: () => PrincipalFamily): AuthScheme<NoopConfig> {
 
     return {
         config: Joi.object<NoopConfig, true>({ user_id: Joi.string().required() }),
-        verifier: (config) => (request): Principal => {
+        verifier: (config) => {
 
-            if (request.headers.authorization !== 'Noop') {
-                throw Boom.unauthorized(null, 'Noop');
-            }
+            return (request): Principal => {
 
-            const family = familyOf();
-            return {
-                who: { kind: 'user', id: config.user_id },
-                credentialName: 'no-op token',
-                family,
-                scopes: { resources: ['persons'], operations: ['read'], legacyOperationsOnly: false },
-                rateLimitSubjects: { own: { policy: 'user', subject: config.user_id }, family: { policy: 'family', subject: family.familyLongId } }
+                if (request.headers.authorization !== 'Noop') {
+                    throw Boom.unauthorized(null, 'Noop');
+                }
+
+                const family = familyOf();
+                return {
+                    who: { kind: 'user', id: config.user_id },
+                    credentialName: 'no-op token',
+                    family,
+                    scopes: { resources: ['persons'], operations: ['read'], legacyOperationsOnly: false },
+                    rateLimitSubjects: { own: { policy: 'user', subject: config.user_id }, family: { policy: 'family', subject: family.familyLongId } }
+                };
             };
         },
         docs: { securityScheme: { type: 'http', scheme: 'bearer', bearerFormat: 'Noop', description: 'Send `Authorization: Noop`.' }, errors: ['invalid_key'] }

@@ -75,7 +75,8 @@ export interface FamilyFixture {
 }
 
 /** A family with the API enabled and one key; every test makes its own, so tests never see each other's data. */
-export async function familyWithKey(server: Server, options: { plan?: string; resources?: string[]; keyResources?: string[]; operations?: string[]; predatesWriteScopes?: boolean } = {}): Promise<FamilyFixture> {
+export async function familyWithKey(server: Server,
+    options: { plan?: string; resources?: string[]; keyResources?: string[]; operations?: string[]; predatesWriteScopes?: boolean } = {}): Promise<FamilyFixture> {
 
     const accounts = server.app.services.accounts;
     const family = await createFamily(accounts, { name: 'Test family', plan: options.plan ?? 'family' });

@@ -78,7 +78,11 @@ describe('decorateClientAddress()', () => {
 
         const server = Hapi.server({ host: '::', port: 0 });
         decorateClientAddress(server, new TrustedProxies(['127.0.0.1']));
-        server.route({ method: 'GET', path: '/', handler: (request) => ({ socket: request.raw.req.socket.remoteAddress, client: request.clientAddress() }) });
+        server.route({
+            method: 'GET',
+            path: '/',
+            handler: (request) => ({ socket: request.raw.req.socket.remoteAddress, client: request.clientAddress() })
+        });
         await server.start();
         try {
             const response = await fetch(`http://127.0.0.1:${server.info.port}/`, { headers: { 'x-forwarded-for': '203.0.113.7:51234' } });

@@ -119,6 +119,7 @@ describe('requests Node cannot read as HTTP', () => {
 
                 throw new Error('written to a broken connection');
             };
+
             server.listener.emit('clientError', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), broken);
             expect(broken.destroyed).to.be.true();
         }

@@ -66,7 +66,10 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
             statusChart: stackedBarChart(statusChart),
             keyChart: stackedBarChart(keyChart),
             // The same numbers as a table: the chart's text alternative.
-            statusTable: { columns: usage.byStatus.map((series) => series.name), rows: usage.days.map((day, i) => ({ day, values: usage.byStatus.map((series) => series.values[i]) })) },
+            statusTable: {
+                columns: usage.byStatus.map((series) => series.name),
+                rows: usage.days.map((day, i) => ({ day, values: usage.byStatus.map((series) => series.values[i]) }))
+            },
             keyTable: usage.byKey.map((key) => ({ name: keyName.get(key.keyId) ?? key.keyId, id: key.keyId, total: key.total })),
             topRoutes: usage.topRoutes,
             keys,

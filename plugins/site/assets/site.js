@@ -1,6 +1,7 @@
 // Optional: copy buttons. Every page works without this script.
 document.documentElement.classList.add('js');
 document.addEventListener('click', (event) => {
+
     const button = event.target.closest('[data-copy-target]');
     if (!button) {
         return;
@@ -9,9 +10,13 @@ document.addEventListener('click', (event) => {
     const target = document.getElementById(button.dataset.copyTarget);
     const text = 'value' in target ? target.value : target.innerText;
     navigator.clipboard.writeText(text).then(() => {
+
         const label = button.textContent;
         button.textContent = 'Copied';
-        setTimeout(() => { button.textContent = label; }, 2000);
+        setTimeout(() => {
+
+            button.textContent = label;
+        }, 2000);
     });
 });
 
@@ -22,6 +27,7 @@ document.addEventListener('click', (event) => {
 // browser would show its answer to the second send (409), not the first one's key. A page restored
 // by Back can send its forms again.
 document.addEventListener('submit', (event) => {
+
     const form = event.target;
     if (form.method !== 'post') {
         return;
@@ -35,6 +41,7 @@ document.addEventListener('submit', (event) => {
     form.dataset.sent = 'true';
 });
 window.addEventListener('pageshow', (event) => {
+
     if (event.persisted) {
         document.querySelectorAll('form[data-sent]').forEach((form) => delete form.dataset.sent);
     }

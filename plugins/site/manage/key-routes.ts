@@ -31,7 +31,8 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
     /** A live key of the manager's family (or a revoked one too, when asked); any other id, another family's included, is a 404. */
     async function ownKey(request: Request, options: { orRevoked?: boolean } = {}): Promise<ApiKey> {
 
-        const key = await models.ApiKey.findOne({ where: { id: request.params.id as string, family_long_id: ownFamilyId(request), ...(options.orRevoked ? {} : { revoked_at: null }) } });
+        const key = await models.ApiKey.findOne({ where: { id: request.params.id as string, family_long_id: ownFamilyId(request),
+            ...(options.orRevoked ? {} : { revoked_at: null }) } });
         if (!key) {
             throw Boom.notFound();
         }

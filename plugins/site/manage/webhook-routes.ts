@@ -151,7 +151,11 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
     });
 
     return [
-        { method: 'GET', path: '/manage/apis/webhooks/new', options: { auth: managerPage, handler: newEndpointForm } },
+        {
+            method: 'GET',
+            path: '/manage/apis/webhooks/new',
+            options: { auth: managerPage, handler: newEndpointForm }
+        },
         {
             method: 'POST',
             path: '/manage/apis/webhooks',
@@ -163,8 +167,16 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
                 handler: createEndpoint
             })
         },
-        { method: 'GET', path: '/manage/apis/webhooks/{id}', options: { auth: managerPage, validate: { ...endpointId, query: endpointPageQuery }, handler: showEndpoint } },
-        { method: 'POST', path: '/manage/apis/webhooks/{id}/test', options: { auth: managerPage, validate: endpointId, handler: sendTestEvent } },
+        {
+            method: 'GET',
+            path: '/manage/apis/webhooks/{id}',
+            options: { auth: managerPage, validate: { ...endpointId, query: endpointPageQuery }, handler: showEndpoint }
+        },
+        {
+            method: 'POST',
+            path: '/manage/apis/webhooks/{id}/test',
+            options: { auth: managerPage, validate: endpointId, handler: sendTestEvent }
+        },
         {
             method: 'POST',
             path: '/manage/apis/webhooks/{id}/rotate',
@@ -188,12 +200,24 @@ export function webhookRoutes(context: SiteContext): ServerRoute[] {
                 handler: switchEndpoint('enable', 'webhook-enabled', (request) => webhookServices(request).enableEndpoint(ownFamilyId(request), request.params.id as string))
             }
         },
-        { method: 'GET', path: '/manage/apis/webhooks/{id}/delete', options: { auth: managerPage, validate: endpointId, handler: deleteConfirmation } },
-        { method: 'POST', path: '/manage/apis/webhooks/{id}/delete', options: { auth: managerPage, validate: endpointId, handler: deleteEndpoint } },
+        {
+            method: 'GET',
+            path: '/manage/apis/webhooks/{id}/delete',
+            options: { auth: managerPage, validate: endpointId, handler: deleteConfirmation }
+        },
+        {
+            method: 'POST',
+            path: '/manage/apis/webhooks/{id}/delete',
+            options: { auth: managerPage, validate: endpointId, handler: deleteEndpoint }
+        },
         {
             method: 'POST',
             path: '/manage/apis/webhooks/{id}/deliveries/{deliveryId}/redeliver',
-            options: { auth: managerPage, validate: { params: Joi.object({ id: idParam, deliveryId: idParam }) }, handler: redeliver }
+            options: {
+                auth: managerPage,
+                validate: { params: Joi.object({ id: idParam, deliveryId: idParam }) },
+                handler: redeliver
+            }
         }
     ];
 }

@@ -44,7 +44,8 @@ describe(`migration 0006-search-text on ${testVariant}`, () => {
 
     it('froze the searchable fields the declarations have: making another field searchable needs a migration that fills search_text again', () => {
 
-        expect(Object.fromEntries(resourceNames.map((name) => [resources[name].table, fieldNamesWhere(resources[name], (field) => field.searchable)]))).to.equal(searchableFields as Record<string, string[]>);
+        expect(Object.fromEntries(resourceNames.map((name) => [resources[name].table, fieldNamesWhere(resources[name],
+            (field) => field.searchable)]))).to.equal(searchableFields as Record<string, string[]>);
     });
 
     it('fills search_text of the rows written before it, batch after batch, as the models write it', async () => {

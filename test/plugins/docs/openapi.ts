@@ -51,7 +51,8 @@ const outsideReference: { reason: string; holds: (route: RequestRoute) => boolea
 const publicPaths = ['/api/v1/openapi.json', '/files/{token}'];
 
 const documentedOperations = (document: OpenApiDocument): [string, string, OperationObject][] =>
-    Object.entries(document.paths).flatMap(([path, operations]) => Object.entries(operations).map(([method, operation]): [string, string, OperationObject] => [path, method, operation]));
+    Object.entries(document.paths).flatMap(([path, operations]) => Object.entries(operations).map(([method, operation]): [string,
+        string, OperationObject] => [path, method, operation]));
 
 /** Every Schema Object of the document, wherever OpenAPI puts one. */
 function schemasIn(document: OpenApiDocument): JsonSchema[] {
@@ -86,8 +87,8 @@ describe('GET /api/v1/openapi.json', () => {
     const expectFieldsDocumented = (name: ResourceName, record: Record<string, unknown>) => {
 
         const schemaName = Object.keys(document.components.schemas).find((candidate) => document.components.schemas[candidate].description === resources[name].description)!;
-        const documented = Object.keys(document.components.schemas[schemaName].properties as object);
-        expect(Object.keys(record).filter((field) => !documented.includes(field)), `${name} fields missing from schema ${schemaName}`).to.equal([]);
+        const schemaFields = Object.keys(document.components.schemas[schemaName].properties as object);
+        expect(Object.keys(record).filter((field) => !schemaFields.includes(field)), `${name} fields missing from schema ${schemaName}`).to.equal([]);
     };
 
     before(async () => {
@@ -177,11 +178,11 @@ describe('GET /api/v1/openapi.json', () => {
 
         const routes = server.table().filter((route) => !outsideReference.some((rule) => rule.holds(route)))
             .map((route) => `${route.method} ${route.path.replace(/\{(\w+)[?*]?\d*\}/g, '{$1}')}`);
-        const documented = documentedOperations(document).map(([path, method]) => `${method} ${path}`);
+        const documentedRoutes = documentedOperations(document).map(([path, method]) => `${method} ${path}`);
 
         expect(routes.length).to.be.above(35);
         expect(routes).to.include(['get /files/{token}', 'get /api/v1/openapi.json']);
-        expect(documented.sort()).to.equal(routes.sort());
+        expect(documentedRoutes.sort()).to.equal(routes.sort());
         for (const rule of outsideReference) {
             expect(server.table().some(rule.holds), `a rule that leaves out no route: ${rule.reason}`).to.be.true();
         }
@@ -307,14 +308,14 @@ describe('GET /api/v1/openapi.json', () => {
 
         const headerParameters = (operation: OperationObject) => operation.parameters.filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name);
         const codesOf = (operation: OperationObject, status: string) => (operation.responses[status].content!['application/json'].schema as any).allOf[1].properties.code.enum;
-        const etag = { $ref: '#/components/headers/ETag' };
+        const etagHeader = { $ref: '#/components/headers/ETag' };
         expect(document.components.headers.ETag.description).to.contain('not the bytes');
 
         for (const name of resourceNames) {
             const one = document.paths[`/api/v1/${name}/{id}`];
             expect(headerParameters(one.get), name).to.equal(['If-None-Match']);
-            expect(one.get.responses['200'].headers, name).to.include({ ETag: etag });
-            expect(one.get.responses['304'].headers, name).to.include({ ETag: etag });
+            expect(one.get.responses['200'].headers, name).to.include({ ETag: etagHeader });
+            expect(one.get.responses['304'].headers, name).to.include({ ETag: etagHeader });
             expect(one.get.responses['412'], name).to.not.exist();
             for (const write of [one.patch, one.delete]) {
                 expect(headerParameters(write), name).to.equal(['If-Match', 'If-Unmodified-Since']);
@@ -322,8 +323,8 @@ describe('GET /api/v1/openapi.json', () => {
                 expect(write.responses['304'], name).to.not.exist();
             }
 
-            expect(one.patch.responses['200'].headers, name).to.include({ ETag: etag });
-            expect(document.paths[`/api/v1/${name}`].post.responses['201'].headers, name).to.include({ Location: { $ref: '#/components/headers/Location' }, ETag: etag });
+            expect(one.patch.responses['200'].headers, name).to.include({ ETag: etagHeader });
+            expect(document.paths[`/api/v1/${name}`].post.responses['201'].headers, name).to.include({ Location: { $ref: '#/components/headers/Location' }, ETag: etagHeader });
             expect(headerParameters(document.paths[`/api/v1/${name}`].get), name).to.equal([]);
         }
 
@@ -500,7 +501,8 @@ describe('GET /api/v1/openapi.json', () => {
         const unauthenticated = await server.inject('/api/v1/persons');
         expect(unauthenticated.headers.ratelimit).to.not.exist();
         expect(documentedWithHeaders('/api/v1/persons', unauthenticated.statusCode, 'invalid_key')).to.be.false();
-        expect(sent).to.equal({ ok: true, invalid_request: true, not_found: true, plan_not_eligible: false, api_not_enabled: false, family_suspended: false, resource_scope: true, operation_scope: true });
+        expect(sent).to.equal({ ok: true, invalid_request: true, not_found: true, plan_not_eligible: false, api_not_enabled: false,
+            family_suspended: false, resource_scope: true, operation_scope: true });
     });
 
     it('lists the error codes the documented routes can answer, and no other', async () => {
@@ -683,7 +685,12 @@ describe('openApiDocument()', () => {
         bare.auth.strategy('session', 'anyone');
         bare.route([
             { method: 'GET', path: '/status', handler: () => null, options: { auth: false } },
-            { method: 'GET', path: '/downloads/{name}', handler: () => null, options: { auth: false, plugins: { docs: { responses: { 200: { description: 'The file.' } } } } } }
+            {
+                method: 'GET',
+                path: '/downloads/{name}',
+                handler: () => null,
+                options: { auth: false, plugins: { docs: { responses: { 200: { description: 'The file.' } } } } }
+            }
         ]);
 
         const context = { gateway: { routeGroups: [] }, authSchemes: gatewayParts.authSchemes, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', routeGroup: 'family-api', addedFields: () => ({}) };
@@ -692,7 +699,12 @@ describe('openApiDocument()', () => {
         expect(paths['/downloads/{name}'].get.security).to.equal([]);
         expect(Object.keys(paths['/downloads/{name}'].get.responses)).to.equal(['200', '404']);
 
-        bare.route({ method: 'GET', path: '/account/export', handler: () => null, options: { auth: 'session', plugins: { docs: { responses: { 200: { description: 'The export.' } } } } } });
+        bare.route({
+            method: 'GET',
+            path: '/account/export',
+            handler: () => null,
+            options: { auth: 'session', plugins: { docs: { responses: { 200: { description: 'The export.' } } } } }
+        });
         expect(() => openApiDocument(bare.table(), context)).to.throw('API reference: GET /account/export declares plugins.docs outside the gateway\'s route groups, where only a public route (auth: false) can be described');
     });
 

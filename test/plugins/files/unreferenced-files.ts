@@ -138,6 +138,7 @@ describe('the sweep of unreferenced files', () => {
             Fs.utimesSync(temporary, then, then);
             return temporary;
         };
+
         const stale = temporaryOf(sampleFile('pdf'), 2 * hourMs);
         const underWay = temporaryOf(sampleFile('pdf'), 60_000);
 

@@ -36,12 +36,12 @@ describe('persons: parent and spouse links', () => {
 
     it('refuses a person as their own parent or spouse', async () => {
 
-        const self = await person({});
+        const subject = await person({});
         for (const field of ['parent_1_id', 'parent_2_id', 'spouse_id']) {
-            expectError(await family.inject('PATCH', `/api/v1/persons/${self.id}`, { [field]: self.id }), 400, 'invalid_request', `${field}: a person cannot refer to itself`);
+            expectError(await family.inject('PATCH', `/api/v1/persons/${subject.id}`, { [field]: subject.id }), 400, 'invalid_request', `${field}: a person cannot refer to itself`);
         }
 
-        expect(dataOf(await family.inject('GET', `/api/v1/persons/${self.id}`)).revision).to.equal(1);
+        expect(dataOf(await family.inject('GET', `/api/v1/persons/${subject.id}`)).revision).to.equal(1);
     });
 
     it('refuses links to unknown persons and to another family\'s', async () => {

@@ -59,7 +59,8 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
         await fetch(`${server.info.uri}/no/such/page`);
         const after = await scrape();
 
-        const counted = (method: string, route: string, status: number) => (sampleOf(after, requestCount(method, route, status)) ?? 0) - (sampleOf(before, requestCount(method, route, status)) ?? 0);
+        const counted = (method: string, route: string, status: number) => (sampleOf(after, requestCount(method, route,
+            status)) ?? 0) - (sampleOf(before, requestCount(method, route, status)) ?? 0);
         expect(counted('GET', '/api/v1/persons', 200)).to.equal(2);
         expect(counted('GET', '/api/v1/persons/{id}', 200)).to.equal(1);
         expect(counted('GET', '/api/v1/persons/{id}', 404)).to.equal(1);

@@ -27,10 +27,14 @@ describe('records API v1: change events', () => {
     async function eventsOf(recordId: string): Promise<Body[]> {
 
         const events = await server.app.services.models.ChangeEvent.findAll({ where: { record_id: recordId }, order: [['id', 'ASC']] });
-        return events.map((event) => ({ resource: event.resource, action: event.action, record_id: event.record_id, family_long_id: event.family_long_id, revision: event.revision }));
+        return events.map((event) => ({ resource: event.resource, action: event.action, record_id: event.record_id,
+            family_long_id: event.family_long_id, revision: event.revision }));
     }
 
-    const event = (family: FamilyFixture, resource: ResourceName, action: string, recordId: string, revision: number) => ({ resource, action, record_id: recordId, family_long_id: family.familyLongId, revision });
+    const event = (family: FamilyFixture, resource: ResourceName, action: string, recordId: string, revision: number) => {
+
+        return { resource, action, record_id: recordId, family_long_id: family.familyLongId, revision };
+    };
 
     /** Creates through the API where there is a POST, else as uploads will. */
     async function createdRecord(family: FamilyFixture, name: ResourceName, values: Body = createBody(name)): Promise<string> {

@@ -76,8 +76,10 @@ describe('records API v1: create, read, update, delete', () => {
                 const body = createBody(name, { requiredOnly: true });
                 const created = dataOf(await family.inject('POST', `/api/v1/${name}`, body), 201);
 
-                const defaults = Object.fromEntries(Object.entries(resource.fields).filter(([, field]) => field.default !== undefined).map(([field, declared]) => [field, declared.default]));
-                expect(created).to.equal({ ...nullFields(name), ...defaults, ...body, id: created.id, revision: 1, created_at: created.created_at, updated_at: created.updated_at });
+                const defaults = Object.fromEntries(Object.entries(resource.fields).filter(([, field]) => field.default !== undefined)
+                    .map(([field, declared]) => [field, declared.default]));
+                expect(created).to.equal({ ...nullFields(name), ...defaults, ...body, id: created.id, revision: 1,
+                    created_at: created.created_at, updated_at: created.updated_at });
             });
 
             it(`updates one field of a ${resource.singular} and keeps the others`, async () => {

@@ -108,7 +108,7 @@ function encodeText(text: string): string {
         return encodeURIComponent(text);
     }
     catch {
-        return text.split('').map((unit) => unit.charCodeAt(0) >= 0xd800 && unit.charCodeAt(0) <= 0xdfff ? '%ED%A0%80' : encodeURIComponent(unit)).join('');
+        return text.split('').map((unit) => (unit.charCodeAt(0) >= 0xd800 && unit.charCodeAt(0) <= 0xdfff ? '%ED%A0%80' : encodeURIComponent(unit))).join('');
     }
 }
 

@@ -45,7 +45,11 @@ describe(`listReader() on ${testVariant}`, () => {
     });
 
     const idsMatching = (filters: Record<string, unknown>) => (Object.keys(filters).every((field) => field in matching) ? [personId] : []);
-    const idsRead = async (reader: ReturnType<typeof listReader>, filters: Record<string, unknown>) => (JSON.parse((await reader.read(listStatement(persons, options(filters), testVariant, 10))).rows) as unknown[][]).map((values) => values[0]);
+    const idsRead = async (reader: ReturnType<typeof listReader>, filters: Record<string, unknown>) => {
+
+        const { rows } = await reader.read(listStatement(persons, options(filters), testVariant, 10));
+        return (JSON.parse(rows) as unknown[][]).map((values) => values[0]);
+    };
 
     it('answers more distinct statement shapes than it keeps prepared, and again after evicting them, then closes', async () => {
 

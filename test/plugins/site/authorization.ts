@@ -161,7 +161,11 @@ describe('assertPagesSignedIn()', () => {
 
     it('accepts signed-in pages with a role', async () => {
 
-        const server = siteSessionServer({ method: 'GET', path: '/admin/thing', options: { auth: { strategy: 'site-session', access: { scope: ['super-admin'] } }, handler } });
+        const server = siteSessionServer({
+            method: 'GET',
+            path: '/admin/thing',
+            options: { auth: { strategy: 'site-session', access: { scope: ['super-admin'] } }, handler }
+        });
         expect(() => assertPagesSignedIn(server)).to.not.throw();
     });
 });

@@ -102,7 +102,11 @@ describe('assertCsrfChecked()', () => {
     it('accepts routes registered through withCsrfCheck(), and leaves other routes alone', async () => {
 
         const server = siteSessionServer(withCsrfCheck([
-            { method: 'POST', path: '/manage/thing', options: { auth: { strategy: 'site-session', mode: 'try' }, handler } },
+            {
+                method: 'POST',
+                path: '/manage/thing',
+                options: { auth: { strategy: 'site-session', mode: 'try' }, handler }
+            },
             { method: 'GET', path: '/account/other', options: { auth: 'site-session', handler } },
             { method: 'POST', path: '/api/thing', options: { auth: false, handler } }
         ]));

@@ -29,7 +29,11 @@ describe('formAction()', () => {
     async function sent<T>(action: FormAction<T>) {
 
         const url = `/test/form-action/${++path}`;
-        server.route({ method: 'POST', path: url, options: { auth: false, handler: formAction(server.app.services.models, action) } });
+        server.route({
+            method: 'POST',
+            path: url,
+            options: { auth: false, handler: formAction(server.app.services.models, action) }
+        });
         return await server.inject({ method: 'POST', url, remoteAddress: '192.0.2.9' });
     }
 

@@ -240,6 +240,7 @@ describe('Manage > APIs & Connectors: webhooks', () => {
             await rotateSecret(...args);
             throw new Error('connection lost after the rotation');
         };
+
         try {
             const failed = await client.post(`/manage/apis/webhooks/${endpoint.id}/rotate`, rotation);
             expect(failed.statusCode).to.equal(500);

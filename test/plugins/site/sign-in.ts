@@ -287,7 +287,7 @@ describe('sign-in', () => {
             expect(setup.payload).to.contain('<svg');
             const secret = secretOn(setup.payload);
 
-            const wrong = await client.post('/account/two-factor/confirm', { code: '000000' === appCode(secret) ? '111111' : '000000', form_token: formTokenOn(setup.payload) });
+            const wrong = await client.post('/account/two-factor/confirm', { code: appCode(secret) === '000000' ? '111111' : '000000', form_token: formTokenOn(setup.payload) });
             expect(wrong.statusCode).to.equal(422);
             expect(secretOn(wrong.payload)).to.equal(secret);
 

@@ -52,7 +52,8 @@ describe('the delivery queue', () => {
         const eventCount = 30;
         const receiver = await TestReceiver.start();
         // Slow answers, few in flight: the first worker is surely in the middle of the queue when killed.
-        receiver.respondWith(...Array.from({ length: 200 }, () => (response: Parameters<ReturnType<typeof answer>>[0]) => setTimeout(() => response.writeHead(200).end('ok'), 150)));
+        const slowAnswer = (response: Parameters<ReturnType<typeof answer>>[0]) => setTimeout(() => response.writeHead(200).end('ok'), 150);
+        receiver.respondWith(...Array.from({ length: 200 }, () => slowAnswer));
         const policiesDir = receiverPolicies(receiver, (policy) => {
 
             policy.delivery.concurrency = 4;

@@ -16,9 +16,9 @@ export interface ReceivedRequest {
 /** How the receiver answers one request. */
 export type Responder = (response: ServerResponse, request: ReceivedRequest) => void;
 
-export const answer = (status: number, headers: Record<string, string> = {}, body = ''): Responder => (response) => {
+export const answer = (status: number, headers: Record<string, string> = {}, body = ''): Responder => {
 
-    response.writeHead(status, headers).end(body);
+    return (response) => response.writeHead(status, headers).end(body);
 };
 
 /** Never answers (until the receiver closes): the sender's response timeout runs out. */

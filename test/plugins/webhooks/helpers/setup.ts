@@ -48,7 +48,10 @@ export function receiverPolicies(receiver: TestReceiver, edit: (policy: Webhooks
  * A test server whose deliveries trust the receiver's CA and resolve receiver.test to it;
  * started (the worker runs) unless `start` is false (a server that only writes).
  */
-export async function webhooksServer(receiver: TestReceiver, options: { policiesDir?: string; shareWith?: Server; resolve?: Resolver; start?: boolean; log?: Log } = {}): Promise<Server> {
+export async function webhooksServer(
+    receiver: TestReceiver,
+    options: { policiesDir?: string; shareWith?: Server; resolve?: Resolver; start?: boolean; log?: Log } = {}
+): Promise<Server> {
 
     const server = await testServer({ policiesDir: options.policiesDir ?? receiverPolicies(receiver), shareWith: options.shareWith, log: options.log });
     server.plugins.webhooks.useTestTransport({ ca: receiver.ca, resolve: options.resolve ?? scriptedResolver({ [receiverHost]: '127.0.0.1' }) });
