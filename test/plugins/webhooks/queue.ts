@@ -8,7 +8,7 @@ import { QueryTypes } from 'sequelize';
 
 import { projectRoot } from '../../../lib/config';
 import { recordId } from '../../../lib/ids';
-import { cliEnvironmentOf } from '../../cli/run';
+import { cliEnvironmentOf } from '../../lib/cli/run';
 import { testVariant } from '../../helpers/server';
 import { answer, TestReceiver, type ReceivedRequest } from './helpers/receiver';
 import { createPerson, eventually, familyWithEndpoint, receiverPolicies, webhooksServer } from './helpers/setup';

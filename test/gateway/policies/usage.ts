@@ -3,8 +3,8 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { projectRoot } from '../../lib/config';
-import { editedPolicies, loadError, loadServicePolicies, policiesWithout, policyFileNames } from '../helpers/policy-files';
+import { projectRoot } from '../../../lib/config';
+import { editedPolicies, loadError, loadServicePolicies, policiesWithout, policyFileNames } from '../../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;

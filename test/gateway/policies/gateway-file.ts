@@ -5,10 +5,10 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { projectRoot } from '../../lib/config';
-import { keptLog } from '../helpers/kept-log';
-import { editPolicyFile } from '../helpers/policy-files';
-import { copyPolicies, familyWithKey, scratchDirectory, testServer, type FamilyFixture } from '../helpers/server';
+import { projectRoot } from '../../../lib/config';
+import { keptLog } from '../../helpers/kept-log';
+import { editPolicyFile } from '../../helpers/policy-files';
+import { copyPolicies, familyWithKey, scratchDirectory, testServer, type FamilyFixture } from '../../helpers/server';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;

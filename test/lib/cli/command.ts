@@ -1,8 +1,8 @@
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { command } from '../../lib/cli/command';
-import { UsageError } from '../../lib/cli/errors';
+import { command } from '../../../lib/cli/command';
+import { UsageError } from '../../../lib/cli/errors';
 
 export const lab = Lab.script();
 const { describe, it } = lab;

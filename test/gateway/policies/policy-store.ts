@@ -6,11 +6,11 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { projectRoot } from '../../lib/config';
-import { policyFiles } from '../../lib/deployment';
-import { PolicyError } from '../../gateway/policies/data-file';
-import { PolicyStore } from '../../gateway/policies/policy-store';
-import { editPolicyFile, loadGateway, loadServicePolicies, policyFileNames, policyLoadError } from '../helpers/policy-files';
+import { projectRoot } from '../../../lib/config';
+import { policyFiles } from '../../../lib/deployment';
+import { PolicyError } from '../../../gateway/policies/data-file';
+import { PolicyStore } from '../../../gateway/policies/policy-store';
+import { editPolicyFile, loadGateway, loadServicePolicies, policyFileNames, policyLoadError } from '../../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it, after, afterEach } = lab;

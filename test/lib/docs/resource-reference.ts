@@ -4,8 +4,8 @@ import Path from 'path';
 import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import { projectRoot } from '../../lib/config';
-import { renderResourceReference } from '../../lib/docs/resource-reference';
+import { projectRoot } from '../../../lib/config';
+import { renderResourceReference } from '../../../lib/docs/resource-reference';
 
 export const lab = Lab.script();
 const { describe, it } = lab;

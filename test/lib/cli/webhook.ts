@@ -2,7 +2,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { familyWithKey } from '../helpers/server';
+import { familyWithKey } from '../../helpers/server';
 import { runCli, runCliJson, testServerWithCliEnvironment } from './run';
 
 export const lab = Lab.script();

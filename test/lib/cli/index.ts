@@ -6,11 +6,11 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 import Bcrypt from 'bcrypt';
 
-import { servedDemoFiles } from './helpers/demo-files';
-import { suspendFamily } from '../lib/accounts/families';
-import { familyWithKey } from './helpers/server';
-import { sha256Of } from './plugins/files/fixtures';
-import { cliEnvironment, runCli, runCliAtTerminal, runCliJson, runCliWithStdoutClosed, testServerWithCliEnvironment } from './cli/run';
+import { servedDemoFiles } from '../../helpers/demo-files';
+import { suspendFamily } from '../../../lib/accounts/families';
+import { familyWithKey } from '../../helpers/server';
+import { sha256Of } from '../../plugins/files/fixtures';
+import { cliEnvironment, runCli, runCliAtTerminal, runCliJson, runCliWithStdoutClosed, testServerWithCliEnvironment } from './run';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;

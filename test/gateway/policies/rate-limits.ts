@@ -3,7 +3,7 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { editedPolicies, loadError, loadServicePolicies } from '../helpers/policy-files';
+import { editedPolicies, loadError, loadServicePolicies } from '../../helpers/policy-files';
 
 export const lab = Lab.script();
 const { describe, it } = lab;

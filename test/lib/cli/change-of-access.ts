@@ -2,10 +2,10 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 import * as Lab from '@hapi/lab';
 
-import { notAnnouncedExitCode } from '../../lib/cli/change-of-access';
-import { familyWithKey, testRedisUrl, testServer } from '../helpers/server';
-import { tcpRelay, type TcpRelay } from '../helpers/tcp-relay';
-import { expectRefusal, expectSuccess } from '../gateway/requests';
+import { notAnnouncedExitCode } from '../../../lib/cli/change-of-access';
+import { familyWithKey, testRedisUrl, testServer } from '../../helpers/server';
+import { tcpRelay, type TcpRelay } from '../../helpers/tcp-relay';
+import { expectRefusal, expectSuccess } from '../../gateway/requests';
 import { cliEnvironmentOf, runCli } from './run';
 
 export const lab = Lab.script();

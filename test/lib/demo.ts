@@ -3,12 +3,12 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { seedDemoFamily, type DemoFamily } from '../lib/demo';
-import { detectMediaType } from '../plugins/files/media-types';
-import { storageUsed } from '../plugins/files/quota';
-import { servedDemoFiles } from './helpers/demo-files';
-import { allResources, testServer } from './helpers/server';
-import { sha256Of } from './plugins/files/fixtures';
+import { seedDemoFamily, type DemoFamily } from '../../lib/demo';
+import { detectMediaType } from '../../plugins/files/media-types';
+import { storageUsed } from '../../plugins/files/quota';
+import { servedDemoFiles } from '../helpers/demo-files';
+import { allResources, testServer } from '../helpers/server';
+import { sha256Of } from '../plugins/files/fixtures';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;

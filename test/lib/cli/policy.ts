@@ -4,9 +4,9 @@ import Path from 'path';
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
-import { projectRoot } from '../../lib/config';
-import { editedPolicies } from '../helpers/policy-files';
-import { copyPolicies, scratchDirectory } from '../helpers/server';
+import { projectRoot } from '../../../lib/config';
+import { editedPolicies } from '../../helpers/policy-files';
+import { copyPolicies, scratchDirectory } from '../../helpers/server';
 import { cliEnvironment, runCli, runCliJson } from './run';
 
 export const lab = Lab.script();

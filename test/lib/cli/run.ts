@@ -3,8 +3,8 @@ import Path from 'path';
 
 import type { Server } from '@hapi/hapi';
 
-import { projectRoot } from '../../lib/config';
-import { testServer } from '../helpers/server';
+import { projectRoot } from '../../../lib/config';
+import { testServer } from '../../helpers/server';
 
 /** The compiled CLI, as `npm start` and operators run it. */
 export const cliScript = Path.join(projectRoot, 'dist', 'bin', 'family-records.js');

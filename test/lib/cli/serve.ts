@@ -7,11 +7,11 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import { QueryTypes } from 'sequelize';
 
-import { projectRoot } from '../../lib/config';
-import { openDatabase } from '../../lib/database';
-import { editPolicyFile } from '../helpers/policy-files';
-import { pathOf } from '../plugins/files/fixtures';
-import { copyPolicies, scratchDirectory, testRedisUrl } from '../helpers/server';
+import { projectRoot } from '../../../lib/config';
+import { openDatabase } from '../../../lib/database';
+import { editPolicyFile } from '../../helpers/policy-files';
+import { pathOf } from '../../plugins/files/fixtures';
+import { copyPolicies, scratchDirectory, testRedisUrl } from '../../helpers/server';
 import { cliEnvironment, cliScript, runCli } from './run';
 
 export const lab = Lab.script();

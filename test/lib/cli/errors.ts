@@ -2,10 +2,10 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import { TimeoutError } from 'sequelize';
 
-import { reportError } from '../../lib/cli/errors';
-import { freePort } from '../helpers/ports';
-import { scratchDirectory } from '../helpers/server';
-import { capturingStderr } from '../helpers/stderr';
+import { reportError } from '../../../lib/cli/errors';
+import { freePort } from '../../helpers/ports';
+import { scratchDirectory } from '../../helpers/server';
+import { capturingStderr } from '../../helpers/stderr';
 import { cliEnvironment, runCli } from './run';
 
 export const lab = Lab.script();
