@@ -44,6 +44,7 @@ const outsideReference: { reason: string; holds: (route: RequestRoute) => boolea
         holds: (route) => Boolean((route.settings.auth || undefined)?.strategies?.includes('site-session')) || route.path.startsWith('/site/')
     },
     { reason: 'this reference itself, as a page for people', holds: (route) => route.path === '/docs' },
+    { reason: 'the next version of the API, in its own reference (test/lib/api-versions.ts)', holds: (route) => route.path.startsWith('/api/v2') || route.path === '/docs/api/v2' },
     { reason: 'health probes, for load balancers and orchestrators', holds: (route) => ['/healthz', '/readyz'].includes(route.path) }
 ];
 

@@ -99,7 +99,7 @@ describe('GET /docs', () => {
 
     it('escapes every value it shows', () => {
 
-        const page = referencePage(hostileDocument(document), '/api/v1/openapi.json?x="><script>');
+        const page = referencePage(hostileDocument(document), '/api/v1/openapi.json?x="><script>', { pagePath: '/docs', versions: [] });
 
         expect(elementsIn(page).has('img')).to.be.false();
         expect(page).to.not.contain('<script');
