@@ -39,7 +39,7 @@ describe('family-records policy check', () => {
             policies_dir: Path.join(projectRoot, 'policies'),
             plans: ['lite', 'family', 'max', 'lifetime'],
             gateway_config: Path.join(projectRoot, 'gateway', 'gateway.yaml'),
-            route_groups: ['family-api']
+            route_groups: ['family-api', 'family-api-v2']
         });
     });
 
@@ -166,6 +166,14 @@ describe('family-records policy check: every cross-reference, named by file and 
 
         const gatewayConfig = editedGatewayConfig('- name: rate-limit\n', '- name: rate-limit\n        config: { preset: turbo }\n');
         expect(await refusal({ GATEWAY_CONFIG: gatewayConfig })).to.equal(`error: ${gatewayConfig}: route_groups[0].policies[2].config.preset: "turbo" is not a preset in rate-limits.yaml\n`);
+    });
+
+    it('checks a version\'s deprecation: its date and migration notes', async () => {
+
+        const deprecated = editedGatewayConfig('name: v1\n      error_format: boom\n      status: current', 'name: v1\n      error_format: boom\n      status: deprecated\n      sunset: 2027-06-01');
+        expect(await refusal({ GATEWAY_CONFIG: deprecated })).to.equal(`error: ${deprecated}: route_groups[0].version.deprecation: is required\n`
+            + `${deprecated}: route_groups[0].version.sunset: date references "ref:deprecation" which must have a valid date format\n`
+            + `${deprecated}: route_groups[0].version.migration_notes: is required\n`);
     });
 
     it('refuses an option the auth scheme does not take, and one out of its range', async () => {
