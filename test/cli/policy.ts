@@ -101,7 +101,7 @@ describe('family-records policy check, against the routes as start-up checks the
 
         expect(outcome.stderr).to.equal('');
         expect(outcome.exitCode).to.equal(0);
-        expect(JSON.parse(outcome.stdout).route_groups).to.equal(['records-api']);
+        expect(JSON.parse(outcome.stdout).route_groups).to.equal(['records-api', 'family-api-v2']);
     });
 
     it('fails on a route group naming a plugin the service does not have, as start-up would', async () => {
@@ -190,13 +190,13 @@ describe('a command that cannot start the service', () => {
 
     it('exits with its error instead of hanging on what start-up left open', async () => {
 
-        // The API moves to /api/v2 with its group, but its reference, /api/v2/openapi.json, is not among the group's public paths.
-        const gatewayConfig = editedGatewayConfig('paths: [/api/v1]', 'paths: [/api/v2]');
+        // The API moves to /api/v3 with its group, but its reference, /api/v3/openapi.json, is not among the group's public paths.
+        const gatewayConfig = editedGatewayConfig('paths: [/api/v1]', 'paths: [/api/v3]');
 
         const outcome = await runCli(['migrate'], cliEnvironment({ DATA_DIR: scratchDirectory(), GATEWAY_CONFIG: gatewayConfig }));
 
         expect(outcome.exitCode).to.equal(1);
         expect(outcome.stdout).to.equal('');
-        expect(outcome.stderr).to.startWith('error: Gateway configuration: GET /api/v2/openapi.json lies under route group "family-api" but does not use its auth');
+        expect(outcome.stderr).to.startWith('error: Gateway configuration: GET /api/v3/openapi.json lies under route group "family-api" but does not use its auth');
     });
 });
