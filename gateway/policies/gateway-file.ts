@@ -82,8 +82,11 @@ const versionSchema = Joi.object({
     error_format: Joi.string().valid('boom', 'problem').default('boom'),
     status: Joi.string().valid('current', 'deprecated').default('current'),
     deprecation: whenDeprecated(Joi.date().iso().required()),
-    sunset: whenDeprecated(Joi.date().iso().greater(Joi.ref('deprecation')).messages({ 'date.greater': '"sunset" must come after "deprecation"' })),
+    sunset: whenDeprecated(Joi.date().iso()),
     migration_notes: whenDeprecated(Joi.alternatives(Joi.string().uri(), absolutePath).required())
+}).custom((version: ApiVersion, helpers) => {
+
+    return version.sunset && version.deprecation && version.sunset <= version.deprecation ? helpers.message({ custom: '"sunset" must come after "deprecation"' }) : version;
 });
 
 /** Two route groups serving the same version would answer the same client in two ways. */

@@ -266,7 +266,7 @@ describe('A route group\'s version block', () => {
 
         await refused('      deprecation: 2026-06-01T00:00:00Z\n', '', /route_groups\[0\]\.version\.deprecation: is required/);
         await refused('      migration_notes: https://records.example/docs/migrating-to-v2\n', '', /route_groups\[0\]\.version\.migration_notes: is required/);
-        await refused('sunset: 2027-06-01T00:00:00Z', 'sunset: 2026-01-01T00:00:00Z', /route_groups\[0\]\.version\.sunset: "sunset" must come after "deprecation"/);
+        await refused('sunset: 2027-06-01T00:00:00Z', 'sunset: 2026-01-01T00:00:00Z', /route_groups\[0\]\.version: "sunset" must come after "deprecation"/);
         await refused('status: deprecated', 'status: current', /route_groups\[0\]\.version\.deprecation: is not allowed/);
         await refused('status: deprecated', 'status: retired', /route_groups\[0\]\.version\.status: must be one of \[current, deprecated\]/);
     });
