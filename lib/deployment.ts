@@ -1,6 +1,6 @@
 import Path from 'path';
 
-import Hapi, { type Request, type ResponseToolkit, type Server } from '@hapi/hapi';
+import Hapi, { type Request, type ResponseObject, type ResponseToolkit, type Server } from '@hapi/hapi';
 import Boom from '@hapi/boom';
 import type { Sequelize } from 'sequelize';
 
@@ -41,6 +41,7 @@ import { webhooksPlugin } from '../plugins/webhooks';
 import { webhooksPolicyFile } from '../plugins/webhooks/policy';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './change-bus';
 import { decorateClientAddress } from './client-address';
+import { versionAnswers, type VersionAnswers } from './api-versions';
 import { answerClientErrors } from './client-errors';
 import { ConfigError, configFromEnvironment, type Config } from './config';
 import { openMigratedDatabase, transactionRunner } from './database';
@@ -116,12 +117,13 @@ function logRequestError(log: Log, request: Request, detail: string, tags = ['re
 }
 
 /**
- * Every error response carries a stable code; unexpected ones are logged and never leak details, but tell
+ * Every error response carries a stable code, in the shape of the version of the API it answers (answerAsVersion, which
+ * also gives a deprecated version's headers to every answer); unexpected ones are logged and never leak details, but tell
  * the client the request id to quote, the one their log line names; one no route gave says why. A failure
  * because the database does not answer is no bug: a 503 to retry, logged in one line without a stack,
  * since during an outage every request fails so.
  */
-function errorCodes(log: Log, loggedErrors: WeakSet<Error>, referenceOf: (path: string) => string | undefined) {
+function errorCodes(log: Log, loggedErrors: WeakSet<Error>, referenceOf: (path: string) => string | undefined, answerAsVersion: VersionAnswers) {
 
     return (request: Request, h: ResponseToolkit) => {
 
@@ -129,6 +131,7 @@ function errorCodes(log: Log, loggedErrors: WeakSet<Error>, referenceOf: (path: 
         if (Boom.isBoom(response)) {
             const unrouted = unroutedAnswer(request, response, referenceOf);
             if (unrouted) {
+                answerAsVersion(request, unrouted);
                 return unrouted;
             }
 
@@ -155,6 +158,7 @@ function errorCodes(log: Log, loggedErrors: WeakSet<Error>, referenceOf: (path: 
             withErrorCode(response);
         }
 
+        answerAsVersion(request, response as Boom.Boom | ResponseObject);
         return h.continue;
     };
 }
@@ -190,6 +194,19 @@ function referenceFinder(gatewayConfig: GatewayConfig): (path: string) => string
         const group = groupOfPath(path, documented) ?? documented.routeGroups[0];
         return group && documentPathOf(group.paths[0]);
     };
+}
+
+/** Where people read the reference of `group`: the first documented group's is /docs, another's /docs<prefix>. */
+function referencePagePath(gatewayConfig: GatewayConfig, group: RouteGroup): string {
+
+    const firstDocumented = gatewayConfig.routeGroups.find((candidate) => candidate.plugins.includes('docs'));
+    return group === firstDocumented ? '/docs' : `/docs${group.paths[0]}`;
+}
+
+/** The reference page of the route group serving the version named `name`, whose errors it describes. */
+function referencePageOfVersion(gatewayConfig: GatewayConfig, name: string): string {
+
+    return referencePagePath(gatewayConfig, gatewayConfig.routeGroups.find((group) => group.version?.name === name)!);
 }
 
 /** A PDF_FALLBACK_FONTS file that is missing or no font stops start-up, not the first PDF export that needs it. */
@@ -289,7 +306,10 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     let referenceOf: (path: string) => string | undefined = () => undefined;
     // hapi tells of a 500 again when the request ends: logged here only when errorCodes() did not see it (a body that could not be made, or broke while being sent).
     const loggedErrors = new WeakSet<Error>();
-    server.ext('onPreResponse', errorCodes(log, loggedErrors, (path) => referenceOf(path)));
+    // Known, like referenceOf, once gateway.yaml is open; its versions' status is read per request, so that a reload deprecates one.
+    let gatewayNow: () => GatewayConfig = () => ({ routeGroups: [] });
+    const answerAsVersion = versionAnswers(() => gatewayNow(), (version, code) => `${config.publicBaseUrl}${referencePageOfVersion(gatewayNow(), version.name)}#error-${code}`);
+    server.ext('onPreResponse', errorCodes(log, loggedErrors, (path) => referenceOf(path), answerAsVersion));
     server.events.on({ name: 'request', channels: 'error' }, (request, event) => {
 
         const error = event.error as Error | undefined;
@@ -321,6 +341,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         gatewayConfig = GatewayConfigStore.open(config.gatewayConfig, log, parts, policyStore);
         follow(gatewayConfig);
         referenceOf = referenceFinder(gatewayConfig.current());
+        gatewayNow = () => gatewayConfig!.current();
         await registerPlugins(server, services, master, { configStore: gatewayConfig, parts, lastUsed, policyStore, rateLimits, usageMeter });
     }
     catch (error) {
@@ -354,17 +375,22 @@ async function registerApiPlugins(server: Server, services: Services, master: Bu
     const signingKey = derivedKey(master, 'signed-file-urls');
     const gatewayConfig = gateway.configStore.current();
     const served = groupsServedByPlugins(gatewayConfig);
-    const firstDocumented = served.find((group) => group.plugins.includes('docs'));
+    const versions = served.filter((group) => group.plugins.includes('docs') && group.version)
+        .map((group) => ({ name: group.version!.name, status: group.version!.status, pagePath: referencePagePath(gatewayConfig, group) }));
     for (const group of served) {
         const routeGroup = group.name;
         const [prefix] = group.paths;
+        const pagePath = referencePagePath(gatewayConfig, group);
         const register: Record<ApiPluginName, () => Promise<void>> = {
             records: () => server.register({ plugin: recordsPlugin, options: { routeGroup, models, transaction, changeBus, publicBaseUrl, policyStore, log }, routes: { prefix } }),
             // After records: it adds the upload routes and extends records' serialisation and deletion.
             files: () => server.register({ plugin: filesPlugin, options: { routeGroup, prefix, models, transaction, log, storage, signingKey, publicBaseUrl, policyStore } }),
             stream: () => server.register({ plugin: streamPlugin, options: { routeGroup, models, changeBus, authEpoch, policyStore, log }, routes: { prefix } }),
             // Generates the reference from every route at start-up, so it may come in any order. The first reference's page is /docs.
-            docs: () => server.register({ plugin: docsPlugin, options: { gateway: gatewayConfig, authSchemes: gateway.parts.authSchemes, routeGroup, prefix, pagePath: group === firstDocumented ? '/docs' : `/docs${prefix}`, policyStore, publicBaseUrl, log } })
+            docs: () => server.register({
+                plugin: docsPlugin,
+                options: { gateway: gatewayConfig, authSchemes: gateway.parts.authSchemes, routeGroup, prefix, pagePath, versions, policyStore, publicBaseUrl, log }
+            })
         };
         for (const name of apiPluginNames.filter((known) => group.plugins.includes(known))) {
             await register[name]();

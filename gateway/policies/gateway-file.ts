@@ -23,6 +23,23 @@ export interface PolicyRef {
     config: object;
 }
 
+/**
+ * The version of the API a route group serves: its name and shape of errors are bound to its routes at
+ * start-up; its status, dates and migration notes may change in a reload (deprecating it is an edit).
+ */
+export interface ApiVersion {
+    name: string;
+    /** `boom`: v1's JSON with `statusCode`, `error`, `message` and `code`; `problem`: RFC 9457 problem details. */
+    error_format: 'boom' | 'problem';
+    status: 'current' | 'deprecated';
+    /** When it was (or will be) deprecated: the `Deprecation` header (RFC 9745). */
+    deprecation?: Date;
+    /** When it stops answering: the `Sunset` header (RFC 8594). */
+    sunset?: Date;
+    /** Where the migration notes are: the `Link` of `rel="deprecation"`. */
+    migration_notes?: string;
+}
+
 export interface RouteGroup {
     name: string;
     description?: string;
@@ -32,6 +49,8 @@ export interface RouteGroup {
     public_paths: string[];
     /** The plugins serving the group's routes, registered under its path (the deployment knows their names and checks them). */
     plugins: string[];
+    /** The version of the API the group serves, when it serves one. */
+    version?: ApiVersion;
     /** The auth scheme and its options, validated by the scheme's own schema. */
     auth: { scheme: string; config: object };
     /** Run in this order for every request of the group. */
@@ -56,6 +75,28 @@ function configOf(key: string, owners: Readonly<Record<string, { config: Joi.Obj
 
 const absolutePath = Joi.string().pattern(/^\//).messages({ 'string.pattern.base': '"{#value}" must start with "/"' });
 
+const whenDeprecated = (schema: Joi.Schema) => schema.when('status', { is: 'deprecated', otherwise: Joi.forbidden() });
+
+const versionSchema = Joi.object({
+    name: Joi.string().pattern(/^v[1-9][0-9]*$/).required().messages({ 'string.pattern.base': '"{#value}" must be v and a number, as v2' }),
+    error_format: Joi.string().valid('boom', 'problem').default('boom'),
+    status: Joi.string().valid('current', 'deprecated').default('current'),
+    deprecation: whenDeprecated(Joi.date().iso().required()),
+    sunset: whenDeprecated(Joi.date().iso()),
+    migration_notes: whenDeprecated(Joi.alternatives(Joi.string().uri(), absolutePath).required())
+}).custom((version: ApiVersion, helpers) => {
+
+    return version.sunset && version.deprecation && version.sunset <= version.deprecation ? helpers.message({ custom: '"sunset" must come after "deprecation"' }) : version;
+});
+
+/** Two route groups serving the same version would answer the same client in two ways. */
+const eachVersionOnce: Joi.CustomValidator<RouteGroup[]> = (groups, helpers) => {
+
+    const names = groups.flatMap((group) => (group.version ? [group.version.name] : []));
+    const repeated = names.find((name, index) => names.indexOf(name) !== index);
+    return repeated ? helpers.message({ custom: `the version "${repeated}" is served by more than one route group` }) : groups;
+};
+
 function gatewaySchema(parts: GatewayParts): Joi.ObjectSchema<{ route_groups: RouteGroup[] }> {
 
     const schemeNames = Object.keys(parts.authSchemes);
@@ -66,6 +107,7 @@ function gatewaySchema(parts: GatewayParts): Joi.ObjectSchema<{ route_groups: Ro
             paths: uniqueStrings(absolutePath).min(1).required(),
             public_paths: uniqueStrings(absolutePath).default([]),
             plugins: uniqueStrings().default([]),
+            version: versionSchema,
             auth: Joi.object<RouteGroup['auth'], true>({
                 scheme: Joi.string().required().valid(...schemeNames)
                     .messages({ 'any.only': `"{#value}" is not a known auth scheme (known: ${schemeNames.join(', ')})` }),
@@ -78,6 +120,7 @@ function gatewaySchema(parts: GatewayParts): Joi.ObjectSchema<{ route_groups: Ro
                 config: configOf('name', parts.policies)
             })).required()
         })).min(1).required()
+            .custom(eachVersionOnce)
     });
 }
 
@@ -92,12 +135,14 @@ export function loadGatewayConfig(file: string, parts: GatewayParts, policies: P
     return { routeGroups: readDataFile<{ route_groups: RouteGroup[] }>(file, gatewaySchema(parts), contextOf(parts, policies)).route_groups };
 }
 
-/** The routes are bound to the route groups at start-up: a reload may change a group's auth config and policies, nothing else. */
+/** The routes are bound to the route groups at start-up: a reload may change a group's auth config, policies and version status, nothing else. */
 function assertSameRouting(file: string, started: GatewayConfig, reloaded: GatewayConfig): void {
 
-    const routing = (group: RouteGroup) => JSON.stringify([group.name, group.paths, group.public_paths, group.plugins, group.auth.scheme]);
+    const routing = (group: RouteGroup) => JSON.stringify([
+        group.name, group.paths, group.public_paths, group.plugins, group.auth.scheme, group.version?.name, group.version?.error_format
+    ]);
     const problems = reloaded.routeGroups.flatMap((group, index) => (routing(group) === routing(started.routeGroups[index] ?? group) ? [] : [index]))
-        .map((index) => ({ file: displayName(file), location: `route_groups[${index}]`, problem: 'its name, paths, public_paths, plugins and auth scheme change only with a restart' }));
+        .map((index) => ({ file: displayName(file), location: `route_groups[${index}]`, problem: 'its name, paths, public_paths, plugins, auth scheme, version name and error_format change only with a restart' }));
     if (reloaded.routeGroups.length !== started.routeGroups.length) {
         problems.push({ file: displayName(file), location: 'route_groups', problem: 'route groups are added or removed only with a restart' });
     }

@@ -1,5 +1,6 @@
 import Http from 'http';
 
+import { problemMediaType } from '../../lib/api-versions';
 import type { ErrorCode } from '../../lib/errors';
 import { errorCodes, policyErrors } from './error-codes';
 import { countsRequests, headerRefs, rateLimitHeaderNames, type HeaderName } from './headers';
@@ -96,12 +97,13 @@ function errorResponse(facts: RouteFacts, status: number, errors: readonly Route
     const codes = errors.map(({ code }) => code);
     const texts = facts.route.settings.plugins?.docs?.errorTexts ?? {};
     const headers = [...(errors.some((error) => error.counted) ? rateLimitHeaderNames : []), ...(statusHeaders[status] ?? [])];
+    const [mediaType, schemaName] = facts.errorFormat === 'problem' ? [problemMediaType, 'Problem'] : ['application/json', 'Error'];
     return {
         description: codes.map((code) => `\`${code}\`: ${texts[code] ?? errorCodes[code].when}`).join(' ') + rateLimitNote(errors),
         ...(headers.length > 0 ? { headers: headerRefs(headers) } : {}),
         content: {
-            'application/json': {
-                schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { code: { enum: codes } } }] }
+            [mediaType]: {
+                schema: { allOf: [{ $ref: `#/components/schemas/${schemaName}` }, { properties: { code: { enum: codes } } }] }
             }
         }
     };
@@ -125,13 +127,46 @@ export function errorResponses(facts: RouteFacts): Record<string, ResponseObject
  */
 const anyRouteCodes: readonly ErrorCode[] = ['method_not_allowed', 'internal_error'];
 
+/** The codes the Error and Problem schemas list: those the documented routes can answer, and those any route can. */
+const listedCodes = (answered: ReadonlySet<ErrorCode>) => (Object.keys(errorCodes) as ErrorCode[]).filter((code) => answered.has(code) || anyRouteCodes.includes(code));
+
+const codeSchema = (codes: readonly ErrorCode[]): JsonSchema => ({
+    type: 'string',
+    enum: codes,
+    description: 'The stable machine code.',
+    'x-enumDescriptions': Object.fromEntries(codes.map((code) => [code, `${errorCodes[code].status}: ${errorCodes[code].when}`]))
+});
+
+/**
+ * components.schemas.Problem: every error of a version whose `error_format` is `problem`, as RFC 9457 problem
+ * details (lib/api-versions.ts), `code` kept as an extension member; `typeBase` and a code are its `type`.
+ */
+export function problemSchema(answered: ReadonlySet<ErrorCode>, typeBase: string): JsonSchema {
+
+    return {
+        type: 'object',
+        description: `Every error of this version, as RFC 9457 problem details (\`${problemMediaType}\`), whatever format was asked for. \`code\` is stable `
+            + 'and so is `type`, which names it; `title` and `detail` are for people and may change. A path the API does not have is 404 `not_found`; '
+            + 'a method a path does not take is 405 `method_not_allowed`, with an `Allow` header naming the methods it takes. The signed file URLs '
+            + '(`/files/{token}`), shared by every version, answer errors as schema `Error`.',
+        required: ['type', 'title', 'status', 'detail', 'instance', 'code'],
+        properties: {
+            type: { type: 'string', format: 'uri', description: `What kind of problem: \`${typeBase}<code>\`, where this reference describes the code.` },
+            title: { type: 'string', description: 'The status text, for example Forbidden.' },
+            status: { type: 'integer', description: 'The HTTP status.' },
+            detail: { type: 'string', description: 'What went wrong, naming the problem.' },
+            instance: { type: 'string', description: 'The request id (`X-Request-Id`): quote it when reporting a problem.' },
+            code: codeSchema(listedCodes(answered))
+        }
+    };
+}
+
 /**
  * components.schemas.Error: the Boom payload every error carries, with the codes the documented
  * routes can answer (`answered`). The hosted site's codes are not the API's, so not here.
  */
 export function errorSchema(answered: ReadonlySet<ErrorCode>): JsonSchema {
 
-    const codes = (Object.keys(errorCodes) as ErrorCode[]).filter((code) => answered.has(code) || anyRouteCodes.includes(code));
     return {
         type: 'object',
         description: 'Every error, whatever format was asked for. `code` is stable; `message` is for people and may change. '
@@ -143,12 +178,7 @@ export function errorSchema(answered: ReadonlySet<ErrorCode>): JsonSchema {
             statusCode: { type: 'integer', description: 'The HTTP status.' },
             error: { type: 'string', description: 'The status text, for example Forbidden.' },
             message: { type: 'string', description: 'What went wrong, naming the problem.' },
-            code: {
-                type: 'string',
-                enum: codes,
-                description: 'The stable machine code.',
-                'x-enumDescriptions': Object.fromEntries(codes.map((code) => [code, `${errorCodes[code].status}: ${errorCodes[code].when}`]))
-            }
+            code: codeSchema(listedCodes(answered))
         }
     };
 }

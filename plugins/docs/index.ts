@@ -12,7 +12,7 @@ import { projectRoot } from '../../lib/config';
 import type { Log } from '../../lib/logger';
 import { unmodified } from '../../lib/unmodified';
 import { openApiDocument } from './openapi-document';
-import { referencePage } from './reference-page';
+import { referencePage, type VersionPage } from './reference-page';
 import './route-metadata';
 
 export interface DocsOptions {
@@ -23,6 +23,8 @@ export interface DocsOptions {
     prefix: string;
     /** Where the same reference is a page for people (`/docs`). */
     pagePath: string;
+    /** Every version of the API documented, and where its page is: the page links to the others. */
+    versions: readonly VersionPage[];
     /** The auth schemes the gateway was given, which describe themselves. */
     authSchemes: Readonly<Record<string, AuthScheme>>;
     /** The policies (scopes.yaml's query_operations, the aggregate resource): the reference follows their reloads. */
@@ -36,6 +38,7 @@ const optionsSchema = Joi.object({
     routeGroup: Joi.string().required(),
     prefix: Joi.string().pattern(/^\/.*[^/]$/).required(),
     pagePath: Joi.string().pattern(/^\//).required(),
+    versions: Joi.array().items(Joi.object({ name: Joi.string().required(), pagePath: Joi.string().pattern(/^\//).required(), status: Joi.string().required() })).required(),
     authSchemes: Joi.object().required(),
     policyStore: Joi.object().required(),
     publicBaseUrl: Joi.string().uri().required(),
@@ -82,6 +85,7 @@ export const docsPlugin: Plugin<DocsOptions> = {
                 authSchemes: options.authSchemes,
                 scopes: options.policyStore.current().scopes,
                 publicBaseUrl: options.publicBaseUrl,
+                problemTypeBase: `${options.publicBaseUrl}${options.pagePath}#error-`,
                 title: 'Family Records API',
                 version: pkg.version,
                 description: pkg.description,
@@ -90,7 +94,7 @@ export const docsPlugin: Plugin<DocsOptions> = {
 
             reference = {
                 document: served(JSON.stringify(document), 'application/json; charset=utf-8'),
-                page: served(referencePage(document, documentPath), 'text/html; charset=utf-8')
+                page: served(referencePage(document, documentPath, { pagePath: options.pagePath, versions: options.versions }), 'text/html; charset=utf-8')
             };
         };
 

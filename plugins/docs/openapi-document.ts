@@ -1,12 +1,12 @@
 import type { RequestRoute } from '@hapi/hapi';
 
 import type { AuthScheme } from '../../gateway/auth-scheme';
-import type { GatewayConfig, RouteGroup } from '../../gateway/policies/gateway-file';
+import type { ApiVersion, GatewayConfig, RouteGroup } from '../../gateway/policies/gateway-file';
 import type { ScopesPolicy } from '../../gateway/policies/scopes';
 import { groupOfPath } from '../../gateway/route-groups';
 import type { ErrorCode } from '../../lib/errors';
 import { resourceNames, resources, type ResourceName } from '../../models/resources';
-import { errorSchema, routeErrorCodes } from './error-responses';
+import { errorSchema, problemSchema, routeErrorCodes } from './error-responses';
 import { responseHeaders } from './headers';
 import type { JsonSchema, OpenApiDocument } from './openapi-types';
 import { operationOf } from './operation';
@@ -25,15 +25,20 @@ export interface ReferenceContext {
     title: string;
     version: string;
     description: string;
+    /** Where the reference page describes an error code (`<page>#error-`): a problem details answer's `type` is it and the code. Needed by a version with problem details. */
+    problemTypeBase?: string;
     /** The fields other plugins add to a resource's records (the records plugin's extensions). */
     addedFields: (resource: ResourceName) => Readonly<Record<string, JsonSchema>>;
 }
 
-const introduction = [
+const introduction = (errorFormat: ApiVersion['error_format']) => [
     'Every request of the family API needs `Authorization: Bearer <API key>`, except reading this reference and the signed file URLs (`/files/{token}`), where the URL is the credential.',
     'A key reaches one family, chosen resources and chosen operations:',
     'each operation names the operation scopes it needs in `x-required-operations`, and so does each query parameter that needs more (`search`, `sort`, `filter[…]`).',
-    'Errors are JSON with a stable `code` (schema `Error`). Rate limits come from the family\'s plan; every response lists whether it carries the RateLimit headers.',
+    errorFormat === 'problem'
+        ? 'Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code` (schema `Problem`).'
+        : 'Errors are JSON with a stable `code` (schema `Error`).',
+    'Rate limits come from the family\'s plan; every response lists whether it carries the RateLimit headers.',
     'Every response carries `X-Request-Id`: quote it when reporting a problem.',
     'This document is generated when the server starts, from its routes, their validation and the resource declarations.'
 ].join(' ');
@@ -88,16 +93,21 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
         routeErrorCodes(facts).forEach((code) => answered.add(code));
     }
 
+    const errorFormat = context.gateway.routeGroups.find((group) => group.name === context.routeGroup)?.version?.error_format ?? 'boom';
     const used = new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((operation) => operation.tags)));
 
     return {
         openapi: '3.1.0',
-        info: { title: context.title, version: context.version, description: `${context.description}\n\n${introduction}` },
+        info: { title: context.title, version: context.version, description: `${context.description}\n\n${introduction(errorFormat)}` },
         servers: [{ url: context.publicBaseUrl }],
         tags: [...tags].filter((name) => used.has(name)).map((name) => ({ name, ...(name in resources ? { description: resources[name as ResourceName].description } : {}) })),
         paths,
         components: {
-            schemas: { Error: errorSchema(answered), ...recordSchemas(context.addedFields) },
+            schemas: {
+                Error: errorSchema(answered),
+                ...(errorFormat === 'problem' ? { Problem: problemSchema(answered, context.problemTypeBase!) } : {}),
+                ...recordSchemas(context.addedFields)
+            },
             headers: responseHeaders,
             securitySchemes: Object.fromEntries(context.gateway.routeGroups
                 .filter((group) => group.name === context.routeGroup)

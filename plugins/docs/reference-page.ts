@@ -117,16 +117,17 @@ ${Object.entries(document.paths).flatMap(([path, operations]) => Object.entries(
 </section>`);
 }
 
+/** The errors: the shape of this version's (problem details, or the Error schema), and a row per code that a problem's `type` links to. */
 function errorsSection(document: OpenApiDocument): SafeHtml {
 
-    const error = document.components.schemas.Error;
+    const error = document.components.schemas.Problem ?? document.components.schemas.Error;
     const code = ((error.properties ?? {}) as Record<string, JsonSchema>).code;
     const meanings = (code['x-enumDescriptions'] ?? {}) as Record<string, string>;
     return html`<section id="errors"><h2>Errors</h2>
 <p>${prose(error.description as string)}</p>
 ${propertiesTable(error)}
 <table><thead><tr><th>code</th><th>status and meaning</th></tr></thead><tbody>
-${(code.enum as string[]).map((value) => html`<tr><td><code>${value}</code></td><td>${prose(meanings[value])}</td></tr>\n`)}
+${(code.enum as string[]).map((value) => html`<tr id="error-${value}"><td><code>${value}</code></td><td>${prose(meanings[value])}</td></tr>\n`)}
 </tbody></table></section>`;
 }
 
@@ -147,8 +148,29 @@ ${records.map(([name, schema]) => html`<h3 id="${anchor('schema', name)}">${name
 </section>`;
 }
 
-/** The reference page of `document`; `documentUrl` is where the machine-readable document is served. */
-export function referencePage(document: OpenApiDocument, documentUrl: string): string {
+/** A version of the API whose reference is a page: the switch between versions links to it. */
+export interface VersionPage {
+    name: string;
+    pagePath: string;
+    /** `current` or `deprecated`, as gateway.yaml said when the service started. */
+    status: string;
+}
+
+/** Links to the page of each version of the API, this one's marked; nothing when there is one version only. */
+function versionSwitch(pagePath: string, versions: readonly VersionPage[]): SafeHtml | string {
+
+    if (versions.length < 2) {
+        return '';
+    }
+
+    const label = (version: VersionPage) => `${version.name}${version.status === 'deprecated' ? ' (deprecated)' : ''}`;
+    return html`<p class="versions">API versions: ${versions.map((version, index) => html`${index > 0 ? ' · ' : ''}${version.pagePath === pagePath
+        ? html`<strong aria-current="page">${label(version)}</strong>`
+        : html`<a href="${version.pagePath}">${label(version)}</a>`}`)}</p>\n`;
+}
+
+/** The reference page of `document`; `documentUrl` is where the machine-readable document is served, `versions` where the other versions' pages are. */
+export function referencePage(document: OpenApiDocument, documentUrl: string, { pagePath, versions }: { pagePath: string; versions: readonly VersionPage[] }): string {
 
     const { info } = document;
     const security = Object.entries(document.components.securitySchemes);
@@ -166,7 +188,7 @@ export function referencePage(document: OpenApiDocument, documentUrl: string): s
 <body>
 <header>
 <h1>${info.title} <small>version ${info.version}</small></h1>
-${info.description.split('\n\n').map((paragraph) => html`<p>${prose(paragraph)}</p>\n`)}
+${versionSwitch(pagePath, versions)}${info.description.split('\n\n').map((paragraph) => html`<p>${prose(paragraph)}</p>\n`)}
 <p>Base URL: ${document.servers.map((server) => html`<code>${server.url}</code>`)} · The same reference as an <a href="${documentUrl}">OpenAPI ${document.openapi} document</a>.</p>
 </header>
 <nav><ul>${contents.map(([id, label]) => html`<li><a href="#${id}">${label}</a></li>`)}</ul></nav>

@@ -2,7 +2,7 @@ import type { RequestRoute } from '@hapi/hapi';
 import type Joi from 'joi';
 
 import type { AuthScheme, AuthSchemeDocs } from '../../gateway/auth-scheme';
-import type { RouteGroup } from '../../gateway/policies/gateway-file';
+import type { ApiVersion, RouteGroup } from '../../gateway/policies/gateway-file';
 import type { GatewayRouteMetadata } from '../../gateway/route-metadata';
 import { jsonSchemaOf, keysOf, presenceOf, type NamedSchema } from './json-schema';
 import type { JsonSchema } from './openapi-types';
@@ -24,6 +24,8 @@ export interface RouteFacts {
     /** The auth scheme of `securedBy`, as the reference describes it. */
     authScheme?: AuthSchemeDocs;
     gateway?: GatewayRouteMetadata;
+    /** The shape of its errors: that of the version of the API the route lies under (gateway.yaml), v1's outside every version. */
+    errorFormat: ApiVersion['error_format'];
     /** The route validates something, so a bad request is a 400. */
     validated: boolean;
     params: NamedSchema[];
@@ -94,6 +96,7 @@ export function routeFacts(route: RequestRoute, group: RouteGroup | undefined, a
         tags: ([] as string[]).concat(settings.tags ?? []).filter((tag) => tag !== 'api'),
         ...(secured ? { securedBy: group, authScheme: authSchemeOf(group, authSchemes) } : {}),
         gateway: settings.plugins?.gateway,
+        errorFormat: group?.version?.error_format ?? 'boom',
         validated: Boolean(validate.params || validate.query || validate.payload),
         params: pathParameters(route, where),
         query,

@@ -45,7 +45,9 @@ export function documentedAnswers(document: OpenApiDocument, { closed: noOtherPr
             return `${method.toUpperCase()} ${path}: status ${status} is not documented`;
         }
 
-        const schemaRef = `openapi.json${pointer('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema')}`;
+        // An error of a version answering problem details is documented as such, any other JSON answer as application/json.
+        const mediaType = response.content?.['application/problem+json'] ? 'application/problem+json' : 'application/json';
+        const schemaRef = `openapi.json${pointer('paths', path, method, 'responses', String(status), 'content', mediaType, 'schema')}`;
         return ajv.validate({ $ref: schemaRef }, body) ? undefined : `${method.toUpperCase()} ${path} ${status}: ${ajv.errorsText()}\n${JSON.stringify(body)}`;
     };
 }

@@ -82,7 +82,7 @@ describe('gateway.yaml reloads like the policy files', () => {
 
         expect(await policyHeader()).to.equal(highPolicy);
         expect(lines()).to.have.length(1);
-        expect(lines()[0]).to.endWith(`${Path.join(dir, 'gateway.yaml')}: route_groups[0]: its name, paths, public_paths, plugins and auth scheme change only with a restart`);
+        expect(lines()[0]).to.endWith(`${Path.join(dir, 'gateway.yaml')}: route_groups[0]: its name, paths, public_paths, plugins, auth scheme, version name and error_format change only with a restart`);
         editAndSighup('paths: [/api/v2]', 'paths: [/api/v1]');
     });
 

@@ -285,8 +285,9 @@ describe('loadGateway()', () => {
 
         const { routeGroups } = loadGateway(Path.join(gatewayDir, 'gateway.yaml'));
 
-        expect(routeGroups).to.have.length(1);
-        expect(routeGroups[0]).to.include({ name: 'family-api', paths: ['/api/v1'], auth: { scheme: 'api-key', config: { key_cache: { max_entries: 10_000, max_age_minutes: 10 } } } });
+        expect(routeGroups.map((group) => group.name)).to.equal(['family-api', 'family-api-v2']);
+        expect(routeGroups[1]).to.include({ paths: ['/api/v2'], version: { name: 'v2', error_format: 'problem', status: 'current' } });
+        expect(routeGroups[0]).to.include({ name: 'family-api', paths: ['/api/v1'], version: { name: 'v1', error_format: 'boom', status: 'current' }, auth: { scheme: 'api-key', config: { key_cache: { max_entries: 10_000, max_age_minutes: 10 } } } });
         expect(routeGroups[0].policies.map((policy) => policy.name)).to.equal(KNOWN_POLICIES);
         expect(routeGroups[0].policies[0]).to.equal({ name: 'plan-gate', enabled: true, config: {} });
     });

@@ -39,7 +39,7 @@ describe('family-records policy check', () => {
             policies_dir: Path.join(projectRoot, 'policies'),
             plans: ['lite', 'family', 'max', 'lifetime'],
             gateway_config: Path.join(projectRoot, 'gateway', 'gateway.yaml'),
-            route_groups: ['family-api']
+            route_groups: ['family-api', 'family-api-v2']
         });
     });
 
@@ -101,7 +101,7 @@ describe('family-records policy check, against the routes as start-up checks the
 
         expect(outcome.stderr).to.equal('');
         expect(outcome.exitCode).to.equal(0);
-        expect(JSON.parse(outcome.stdout).route_groups).to.equal(['records-api']);
+        expect(JSON.parse(outcome.stdout).route_groups).to.equal(['records-api', 'family-api-v2']);
     });
 
     it('fails on a route group naming a plugin the service does not have, as start-up would', async () => {
@@ -168,6 +168,13 @@ describe('family-records policy check: every cross-reference, named by file and 
         expect(await refusal({ GATEWAY_CONFIG: gatewayConfig })).to.equal(`error: ${gatewayConfig}: route_groups[0].policies[2].config.preset: "turbo" is not a preset in rate-limits.yaml\n`);
     });
 
+    it('checks a version\'s deprecation: its date and migration notes', async () => {
+
+        const deprecated = editedGatewayConfig('name: v1\n      error_format: boom\n      status: current', 'name: v1\n      error_format: boom\n      status: deprecated\n      sunset: 2027-06-01');
+        expect(await refusal({ GATEWAY_CONFIG: deprecated })).to.equal(`error: ${deprecated}: route_groups[0].version.deprecation: is required\n`
+            + `${deprecated}: route_groups[0].version.migration_notes: is required\n`);
+    });
+
     it('refuses an option the auth scheme does not take, and one out of its range', async () => {
 
         const unknown = editedGatewayConfig('scheme: api-key\n', 'scheme: api-key\n      config: { cache: 5 }\n');
@@ -182,13 +189,13 @@ describe('a command that cannot start the service', () => {
 
     it('exits with its error instead of hanging on what start-up left open', async () => {
 
-        // The API moves to /api/v2 with its group, but its reference, /api/v2/openapi.json, is not among the group's public paths.
-        const gatewayConfig = editedGatewayConfig('paths: [/api/v1]', 'paths: [/api/v2]');
+        // The API moves to /api/v3 with its group, but its reference, /api/v3/openapi.json, is not among the group's public paths.
+        const gatewayConfig = editedGatewayConfig('paths: [/api/v1]', 'paths: [/api/v3]');
 
         const outcome = await runCli(['migrate'], cliEnvironment({ DATA_DIR: scratchDirectory(), GATEWAY_CONFIG: gatewayConfig }));
 
         expect(outcome.exitCode).to.equal(1);
         expect(outcome.stdout).to.equal('');
-        expect(outcome.stderr).to.startWith('error: Gateway configuration: GET /api/v2/openapi.json lies under route group "family-api" but does not use its auth');
+        expect(outcome.stderr).to.startWith('error: Gateway configuration: GET /api/v3/openapi.json lies under route group "family-api" but does not use its auth');
     });
 });

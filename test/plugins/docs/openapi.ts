@@ -44,6 +44,7 @@ const outsideReference: { reason: string; holds: (route: RequestRoute) => boolea
         holds: (route) => Boolean((route.settings.auth || undefined)?.strategies?.includes('site-session')) || route.path.startsWith('/site/')
     },
     { reason: 'this reference itself, as a page for people', holds: (route) => route.path === '/docs' },
+    { reason: 'the next version of the API, in its own reference (test/lib/api-versions.ts)', holds: (route) => route.path.startsWith('/api/v2') || route.path === '/docs/api/v2' },
     { reason: 'health probes, for load balancers and orchestrators', holds: (route) => ['/healthz', '/readyz'].includes(route.path) }
 ];
 
@@ -225,7 +226,7 @@ describe('GET /api/v1/openapi.json', () => {
 
     it('names the operation scopes each route and query parameter needs', () => {
 
-        for (const route of server.table().filter((candidate) => candidate.settings.plugins?.gateway)) {
+        for (const route of server.table().filter((candidate) => candidate.settings.plugins?.gateway && candidate.path.startsWith('/api/v1/'))) {
             const operation = document.paths[route.path][route.method];
             expect(operation['x-required-operations'], `${route.method} ${route.path}`).to.equal([route.settings.plugins!.gateway!.operation]);
             expect(operation['x-resource']).to.equal(route.settings.plugins!.gateway!.resource);
@@ -715,5 +716,82 @@ describe('openApiDocument()', () => {
         const context = { gateway, authSchemes: gatewayParts.authSchemes, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', routeGroup: 'family-api', addedFields: () => ({}) };
 
         expect(() => openApiDocument(server.table(), context)).to.throw('API reference: the errors of gateway policy "geo-fence" are not described in plugins/docs/error-codes.ts');
+    });
+});
+
+describe('GET /api/v2/openapi.json', () => {
+
+    let server: Server;
+    let document: OpenApiDocument;
+
+    before(async () => {
+
+        server = await testServer();
+        const response = await server.inject('/api/v2/openapi.json');
+        expect(response.statusCode, response.payload).to.equal(200);
+        document = bodyOf(response);
+    });
+
+    after(() => server.stop());
+
+    it('is a valid OpenAPI 3.1 document of only valid JSON Schema 2020-12 schemas', async () => {
+
+        const result = await validate(structuredClone(document) as never);
+        expect(result.valid, result.valid ? '' : compileErrors(result)).to.be.true();
+        expect(result.warnings).to.equal([]);
+        const ajv = new Ajv2020({ strict: false, validateFormats: false });
+        for (const schema of schemasIn(document)) {
+            expect(ajv.validateSchema(schema), `${JSON.stringify(schema)}: ${ajv.errorsText()}`).to.be.true();
+        }
+    });
+
+    it('documents every v2 error as problem details, and the signed file URLs\' errors, shared with v1, as Error', () => {
+
+        for (const [path, method, operation] of documentedOperations(document)) {
+            for (const [status, response] of Object.entries(operation.responses).filter(([candidate]) => Number(candidate) >= 400)) {
+                const expected = path.startsWith('/api/v2') ? 'application/problem+json' : 'application/json';
+                expect(Object.keys(response.content!), `${method} ${path} ${status}`).to.equal([expected]);
+            }
+        }
+
+        expect(document.components.schemas.Problem.required).to.equal(['type', 'title', 'status', 'detail', 'instance', 'code']);
+        expect(document.info.description).to.contain('RFC 9457');
+    });
+
+    it('declares every field of a real v2 answer of every resource, and of its errors', async () => {
+
+        const closedCheck = documentedAnswers(document, { closed: true });
+        const expectDeclared = (path: string, method: string, status: number, response: ServerInjectResponse) => {
+
+            expect(response.statusCode, response.payload).to.equal(status);
+            const problem = closedCheck(path, method, status, bodyOf(response));
+            expect(problem, problem).to.not.exist();
+        };
+
+        const family = await familyWithKey(server);
+        for (const name of creatableResources) {
+            expectDeclared(`/api/v2/${name}`, 'post', 201, await family.inject('POST', `/api/v2/${name}`, createBody(name)));
+        }
+
+        for (const [name, type] of [['gallery', 'png'], ['documents', 'pdf']] as const) {
+            const uploaded = await family.inject('POST', `/api/v2/${name}`, { title: 'Upload', original_name: `file.${type}`, file_base64: sampleFile(type).toString('base64') });
+            expectDeclared(`/api/v2/${name}`, 'post', 201, uploaded);
+        }
+
+        for (const name of resourceNames) {
+            const list = await family.inject('GET', `/api/v2/${name}`);
+            expectDeclared(`/api/v2/${name}`, 'get', 200, list);
+            const [record] = bodyOf(list).data;
+            expectDeclared(`/api/v2/${name}/{id}`, 'get', 200, await family.inject('GET', `/api/v2/${name}/${record.id}`));
+            expectDeclared(`/api/v2/${name}/{id}`, 'patch', 200, await family.inject('PATCH', `/api/v2/${name}/${record.id}`, createBody(name, { variant: 1, requiredOnly: true })));
+            expectDeclared(`/api/v2/${name}/{id}`, 'get', 404, await family.inject('GET', `/api/v2/${name}/${record.id}x`));
+            expectDeclared(`/api/v2/${name}`, 'get', 400, await family.inject('GET', `/api/v2/${name}?limit=0`));
+            expectDeclared(`/api/v2/${name}`, 'get', 401, await server.inject(`/api/v2/${name}`));
+        }
+
+        expectDeclared('/api/v2/all', 'get', 200, await family.inject('GET', '/api/v2/all'));
+        const readOnly = await familyWithKey(server, { operations: ['read'] });
+        expectDeclared('/api/v2/persons', 'get', 403, await readOnly.inject('GET', '/api/v2/persons?search=x'));
+        expectDeclared('/api/v2/openapi.json', 'get', 400, await server.inject('/api/v2/openapi.json?x=1'));
     });
 });

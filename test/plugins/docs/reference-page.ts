@@ -90,8 +90,8 @@ describe('GET /docs', () => {
         expect(page).to.contain('When <code>format</code> is <code>csv</code>, <code>html</code>, <code>pdf</code> or <code>gedcom</code>: no default and no maximum.');
         expect(page).to.not.contain('nothing more');
         expect(page).to.contain('Only <code>resource_scope</code> and <code>operation_scope</code> carry the RateLimit headers: the others refuse the request before the rate limit counts it.');
-        expect(page).to.contain('<tr><td><code>internal_error</code></td>');
-        expect(page).to.contain('<tr><td><code>method_not_allowed</code></td>');
+        expect(page).to.contain('<tr id="error-internal_error"><td><code>internal_error</code></td>');
+        expect(page).to.contain('<tr id="error-method_not_allowed"><td><code>method_not_allowed</code></td>');
         for (const code of ['unauthorized', 'forbidden', 'conflict']) {
             expect(page).to.not.contain(`<code>${code}</code>`);
         }
@@ -99,7 +99,7 @@ describe('GET /docs', () => {
 
     it('escapes every value it shows', () => {
 
-        const page = referencePage(hostileDocument(document), '/api/v1/openapi.json?x="><script>');
+        const page = referencePage(hostileDocument(document), '/api/v1/openapi.json?x="><script>', { pagePath: '/docs', versions: [] });
 
         expect(elementsIn(page).has('img')).to.be.false();
         expect(page).to.not.contain('<script');
