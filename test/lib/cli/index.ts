@@ -10,12 +10,12 @@ import { servedDemoFiles } from '../../helpers/demo-files';
 import { suspendFamily } from '../../../lib/accounts/families';
 import { familyWithKey } from '../../helpers/server';
 import { sha256Of } from '../../plugins/files/fixtures';
-import { cliEnvironment, runCli, runCliAtTerminal, runCliJson, runCliWithStdoutClosed, testServerWithCliEnvironment } from './run';
+import { cliEnvironment, cliTestTimeout, runCli, runCliAtTerminal, runCliJson, runCliWithStdoutClosed, testServerWithCliEnvironment } from './run';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
 
-describe('family-records CLI', () => {
+describe('family-records CLI', { timeout: cliTestTimeout }, () => {
 
     let server: Server;
     let env: NodeJS.ProcessEnv;

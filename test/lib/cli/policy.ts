@@ -7,7 +7,7 @@ import { expect } from '@hapi/code';
 import { projectRoot } from '../../../lib/config';
 import { editedPolicies } from '../../helpers/policy-files';
 import { copyPolicies, scratchDirectory } from '../../helpers/server';
-import { cliEnvironment, runCli, runCliJson } from './run';
+import { cliEnvironment, cliTestTimeout, runCli, runCliJson } from './run';
 
 export const lab = Lab.script();
 const { describe, it } = lab;
@@ -22,7 +22,7 @@ function editedGatewayConfig(from: string, to: string): string {
     return gatewayConfig;
 }
 
-describe('family-records policy check', () => {
+describe('family-records policy check', { timeout: cliTestTimeout }, () => {
 
     // No DATA_DIR nor DATABASE_URL on purpose: the check never touches a database.
 
@@ -91,7 +91,7 @@ describe('family-records policy check', () => {
     });
 });
 
-describe('family-records policy check, against the routes as start-up checks them', () => {
+describe('family-records policy check, against the routes as start-up checks them', { timeout: cliTestTimeout }, () => {
 
     it('passes a route group renamed: the routes of the plugins it names use its new name', async () => {
 
@@ -125,7 +125,7 @@ describe('family-records policy check, against the routes as start-up checks the
     });
 });
 
-describe('family-records policy check: every cross-reference, named by file and path', () => {
+describe('family-records policy check: every cross-reference, named by file and path', { timeout: cliTestTimeout }, () => {
 
     /** What policy check says about `policiesDir` (and gateway.yaml `gatewayConfig`): it must fail. */
     async function refusal(env: Record<string, string>): Promise<string> {
@@ -185,7 +185,7 @@ describe('family-records policy check: every cross-reference, named by file and 
     });
 });
 
-describe('a command that cannot start the service', () => {
+describe('a command that cannot start the service', { timeout: cliTestTimeout }, () => {
 
     it('exits with its error instead of hanging on what start-up left open', async () => {
 

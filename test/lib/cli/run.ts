@@ -7,6 +7,12 @@ import { projectRoot } from '../../../lib/config';
 import { testServer } from '../../helpers/server';
 
 /** The compiled CLI, as `npm start` and operators run it. */
+/**
+ * A CLI test runs the command in new processes, each building the whole service before it works, often
+ * several in a row: more than lab's default allows a test on a busy machine, not a hang.
+ */
+export const cliTestTimeout = 120_000;
+
 export const cliScript = Path.join(projectRoot, 'dist', 'bin', 'family-records.js');
 
 export interface CliOutcome {

@@ -3,7 +3,7 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { familyWithKey } from '../../helpers/server';
-import { runCli, runCliJson, testServerWithCliEnvironment } from './run';
+import { cliTestTimeout, runCli, runCliJson, testServerWithCliEnvironment } from './run';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -12,7 +12,7 @@ const { describe, it, before, after } = lab;
 // runs (the test server does not listen) and the family writes nothing after.
 const publicUrl = 'https://93.184.216.34/hook';
 
-describe('family-records webhook create', () => {
+describe('family-records webhook create', { timeout: cliTestTimeout }, () => {
 
     let server: Server;
     let env: NodeJS.ProcessEnv;
