@@ -3,12 +3,12 @@ import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import { generateDeviceTokenPair, hashDeviceToken, isWellFormedRefreshToken, successorPair, type DeviceTokenPair } from '../../gateway/device-token';
 import type { DeviceGrant } from '../../models/device-grant';
 import type { DeviceRequest } from '../../models/device-request';
-import { deviceClient, type DeviceClientPolicy } from '../../plugins/device-auth/policy';
 import { randomBase62, recordId } from '../ids';
 import { hasMoreCharactersThan } from '../text-length';
 import { textLimits } from '../text-limits';
 import type { AccountsContext } from './context';
 import { generateUserCode, shownUserCode } from './devices';
+import { deviceClient, type DeviceClientPolicy } from './messaging-policy';
 import { OAuthError } from './oauth-error';
 
 /*

@@ -4,10 +4,10 @@ import { Op, type WhereOptions } from 'sequelize';
 import type { DeviceGrant } from '../../models/device-grant';
 import type { DeviceRequest } from '../../models/device-request';
 import type { User } from '../../models/user';
-import { deviceClient } from '../../plugins/device-auth/policy';
 import { ServiceError } from '../errors';
 import { recordId } from '../ids';
 import type { AccountsContext } from './context';
+import { deviceClient } from './messaging-policy';
 
 /*
  * Devices connected through the browser (OAuth 2.0 device authorization grant, RFC 8628): what the

@@ -1,4 +1,4 @@
-import type { MessagingPolicy } from './policy';
+import type { MessagingPolicy } from '../../lib/accounts/messaging-policy';
 
 export const deviceCodeGrantType = 'urn:ietf:params:oauth:grant-type:device_code';
 

@@ -111,7 +111,7 @@ describe('family-records policy check, against the routes as start-up checks the
         const outcome = await runCli(['policy', 'check'], cliEnvironment({ GATEWAY_CONFIG: gatewayConfig }));
 
         expect(outcome.exitCode).to.equal(1);
-        expect(outcome.stderr).to.equal(`error: ${gatewayConfig}: the service would not start with it: gateway.yaml: route group "family-api" names unknown plugins ledger (known: records, files, stream, docs)\n`);
+        expect(outcome.stderr).to.equal(`error: ${gatewayConfig}: the service would not start with it: gateway.yaml: route group "family-api" names unknown plugins ledger (known: records, files, stream, docs, messaging)\n`);
     });
 
     it('fails on a public path removed, which would leave the API reference under the group\'s auth', async () => {

@@ -121,7 +121,7 @@ describe('A route group\'s plugins', () => {
     it('are plugins the deployment knows', async () => {
 
         const file = editedTwoVersions('plugins: [records, files, stream, docs]\n    auth:\n      scheme: api-key\n    policies:\n      - name: plan-gate\n      - name: family-suspension\n      - name: rate-limit\n      - name: resource-scope\n      - name: operation-scope\n  - name: family-api-v2', 'plugins: [records, ledger]\n    auth:\n      scheme: api-key\n    policies:\n      - name: plan-gate\n  - name: family-api-v2');
-        await expect(testServer({ env: { GATEWAY_CONFIG: file } })).to.reject('gateway.yaml: route group "family-api" names unknown plugins ledger (known: records, files, stream, docs)');
+        await expect(testServer({ env: { GATEWAY_CONFIG: file } })).to.reject('gateway.yaml: route group "family-api" names unknown plugins ledger (known: records, files, stream, docs, messaging)');
     });
 
     it('are registered under one path', async () => {

@@ -11,7 +11,10 @@ export interface DeviceClientPolicy {
     default_scopes: string[];
 }
 
-/** policies/messaging.yaml: the device clients, their scopes and their tokens' lifetimes. */
+/**
+ * policies/messaging.yaml: the device clients, their scopes and their tokens' lifetimes. Declared beside the
+ * account services that read it (devices.ts, device-flow.ts); the device-auth plugin and the gateway read it too.
+ */
 export interface MessagingPolicy {
     clients: DeviceClientPolicy[];
     scopes: { name: string; description: string }[];
