@@ -15,7 +15,8 @@ import { editPolicyFile, loadGateway, loadServicePolicies, policyFileNames, poli
 export const lab = Lab.script();
 const { describe, it, after, afterEach } = lab;
 
-const KNOWN_POLICIES = ['plan-gate', 'family-suspension', 'rate-limit', 'resource-scope', 'operation-scope'];
+const FAMILY_API_POLICIES = ['plan-gate', 'family-suspension', 'rate-limit', 'resource-scope', 'operation-scope'];
+const KNOWN_POLICIES = [...FAMILY_API_POLICIES, 'account-state', 'token-scope'];
 
 const tempDirs: string[] = [];
 
@@ -285,9 +286,11 @@ describe('loadGateway()', () => {
 
         const { routeGroups } = loadGateway(Path.join(gatewayDir, 'gateway.yaml'));
 
-        expect(routeGroups).to.have.length(1);
+        expect(routeGroups).to.have.length(2);
         expect(routeGroups[0]).to.include({ name: 'family-api', paths: ['/api/v1'], auth: { scheme: 'api-key', config: { key_cache: { max_entries: 10_000, max_age_minutes: 10 } } } });
-        expect(routeGroups[0].policies.map((policy) => policy.name)).to.equal(KNOWN_POLICIES);
+        expect(routeGroups[0].policies.map((policy) => policy.name)).to.equal(FAMILY_API_POLICIES);
+        expect(routeGroups[1]).to.include({ name: 'messaging', paths: ['/messaging/v1'], auth: { scheme: 'device-token', config: { token_cache: { max_entries: 10_000, max_age_minutes: 10 } } } });
+        expect(routeGroups[1].policies.map((policy) => policy.name)).to.equal(['account-state', 'rate-limit', 'token-scope']);
         expect(routeGroups[0].policies[0]).to.equal({ name: 'plan-gate', enabled: true, config: {} });
     });
 
@@ -306,7 +309,7 @@ describe('loadGateway()', () => {
         editPolicyFile(dir, 'gateway.yaml', 'scheme: api-key', 'scheme: apikey');
 
         expect(() => loadGateway(Path.join(dir, 'gateway.yaml'))).to.throw(PolicyError,
-            `${Path.join(dir, 'gateway.yaml')}: route_groups[0].auth.scheme: "apikey" is not a known auth scheme (known: api-key)`);
+            `${Path.join(dir, 'gateway.yaml')}: route_groups[0].auth.scheme: "apikey" is not a known auth scheme (known: api-key, device-token)`);
     });
 
     it('rejects a path that does not start with /', () => {
