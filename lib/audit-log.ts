@@ -39,7 +39,9 @@ export const auditActions = {
     // Only the operator CLI does these.
     'family.create': 'Created a family',
     'family.change_plan': 'Changed a family\'s plan',
-    'user.create': 'Created a user'
+    'user.create': 'Created a user',
+    'user.disable': 'Disabled a user',
+    'user.enable': 'Enabled a user'
 } as const;
 
 export type AuditAction = keyof typeof auditActions;

@@ -39,7 +39,7 @@ describe('family-records policy check', () => {
             policies_dir: Path.join(projectRoot, 'policies'),
             plans: ['lite', 'family', 'max', 'lifetime'],
             gateway_config: Path.join(projectRoot, 'gateway', 'gateway.yaml'),
-            route_groups: ['family-api']
+            route_groups: ['family-api', 'messaging']
         });
     });
 
@@ -87,7 +87,7 @@ describe('family-records policy check', () => {
         const outcome = await runCli(['policy', 'check'], cliEnvironment({ GATEWAY_CONFIG: gatewayConfig }));
 
         expect(outcome.exitCode).to.equal(1);
-        expect(outcome.stderr).to.equal(`error: ${gatewayConfig}: route_groups[0].auth.scheme: "apikey" is not a known auth scheme (known: api-key)\n`);
+        expect(outcome.stderr).to.equal(`error: ${gatewayConfig}: route_groups[0].auth.scheme: "apikey" is not a known auth scheme (known: api-key, device-token)\n`);
     });
 });
 
@@ -101,7 +101,7 @@ describe('family-records policy check, against the routes as start-up checks the
 
         expect(outcome.stderr).to.equal('');
         expect(outcome.exitCode).to.equal(0);
-        expect(JSON.parse(outcome.stdout).route_groups).to.equal(['records-api']);
+        expect(JSON.parse(outcome.stdout).route_groups).to.equal(['records-api', 'messaging']);
     });
 
     it('fails on a route group naming a plugin the service does not have, as start-up would', async () => {
