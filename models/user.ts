@@ -27,7 +27,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
     declare totp_last_step: CreationOptional<number | null>;
     /** Keyed hashes of the unused recovery codes; each works once instead of a TOTP code. */
     declare recovery_code_hashes: CreationOptional<string[] | null>;
-    /** Set while the user is disabled: no sign-in, and none of their devices' tokens authenticates. */
+    /** Set while the user is disabled: none of their devices' tokens authenticates, and they can connect none (the site's sign-in does not read it yet). */
     declare disabled_at: CreationOptional<Date | null>;
     declare created_at: CreationOptional<Date>;
     declare updated_at: CreationOptional<Date>;
