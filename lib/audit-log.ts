@@ -31,12 +31,17 @@ export const auditActions = {
     'webhook.delete': 'Deleted a webhook endpoint',
     'webhook.redeliver': 'Redelivered a webhook event',
     'webhook.test': 'Sent a test event to a webhook endpoint',
+    'device.approve': 'Connected a device',
+    'device.deny': 'Refused to connect a device',
+    'device.revoke': 'Disconnected a device',
     'family.suspend': 'Suspended a family\'s API',
     'family.unsuspend': 'Unsuspended a family\'s API',
     // Only the operator CLI does these.
     'family.create': 'Created a family',
     'family.change_plan': 'Changed a family\'s plan',
-    'user.create': 'Created a user'
+    'user.create': 'Created a user',
+    'user.disable': 'Disabled a user',
+    'user.enable': 'Enabled a user'
 } as const;
 
 export type AuditAction = keyof typeof auditActions;

@@ -23,13 +23,16 @@ import { RedisRateLimitStore } from '../gateway/rate-limit/redis-store';
 import { groupOfPath } from '../gateway/route-groups';
 import { UsageMeter } from '../gateway/usage-meter';
 import { apiKeyScheme } from '../gateway/verify-api-key';
+import { deviceTokenScheme } from '../gateway/verify-device-token';
 import { defineModels, type Models } from '../models';
+import { deviceAuthPlugin } from '../plugins/device-auth';
 import { docsPlugin, documentPathOf } from '../plugins/docs';
 import { filesPlugin } from '../plugins/files';
 import { filesPolicyFile } from '../plugins/files/policy';
 import { formatsPlugin } from '../plugins/formats';
 import { fallbackFontProblem } from '../plugins/formats/pdf-fonts';
 import { healthPlugin } from '../plugins/health';
+import { messagingPlugin } from '../plugins/messaging';
 import { metricsPlugin } from '../plugins/metrics';
 import { recordsPlugin } from '../plugins/records';
 import { recordsPolicyFile } from '../plugins/records/policy';
@@ -39,6 +42,7 @@ import { streamPlugin } from '../plugins/stream';
 import { streamPolicyFile } from '../plugins/stream/policy';
 import { webhooksPlugin } from '../plugins/webhooks';
 import { webhooksPolicyFile } from '../plugins/webhooks/policy';
+import { messagingPolicyFile } from './accounts/messaging-policy';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './change-bus';
 import { decorateClientAddress } from './client-address';
 import { versionAnswers, type VersionAnswers } from './api-versions';
@@ -74,7 +78,8 @@ export interface DeploymentOptions {
 
 /** The files of the policies directory, each declared by its owner, in the order they refer to each other (plans.yaml to rate-limits.yaml). */
 export const policyFiles: readonly PolicyFile[] = [
-    rateLimitsFile, scopesFile, plansFile, filesPolicyFile, usageFile, recordsPolicyFile, sitePolicyFile, webhooksPolicyFile, streamPolicyFile
+    rateLimitsFile, scopesFile, plansFile, filesPolicyFile, usageFile, recordsPolicyFile, sitePolicyFile, webhooksPolicyFile, streamPolicyFile,
+    messagingPolicyFile
 ];
 
 /** Turns validation failures into 400 `invalid_request` naming the problem. */
@@ -164,7 +169,7 @@ function errorCodes(log: Log, loggedErrors: WeakSet<Error>, referenceOf: (path: 
 }
 
 /** The plugins that serve a version of the family API, in the order a route group's `plugins` (gateway.yaml) are registered. */
-const apiPluginNames = ['records', 'files', 'stream', 'docs'] as const;
+const apiPluginNames = ['records', 'files', 'stream', 'docs', 'messaging'] as const;
 type ApiPluginName = typeof apiPluginNames[number];
 
 /** The route groups that name plugins (gateway.yaml), each checked: plugins this deployment knows, under one path. */
@@ -270,7 +275,10 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     const usageMeter = new UsageMeter({ models, sequelize, transaction, policyStore, log });
     const services: Services = {
         config, log, sequelize, models, transaction, redis, redisOutage, policyStore, authEpoch, rateLimits, usageMeter, changeBus,
-        accounts: { models, transaction, policies: () => policyStore.current(), authEpoch, pepper }
+        accounts: {
+            models, transaction, policies: () => policyStore.current(), authEpoch, pepper,
+            deviceTokenKeys: { hash: derivedKey(master, 'device-token-hash'), rotation: derivedKey(master, 'device-token-rotation') }
+        }
     };
 
     const server = Hapi.server({
@@ -337,7 +345,12 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     // Should the service not start (a bad gateway.yaml, a port in use), what it started is stopped, so the process can end.
     try {
         const lastUsed = new LastUsedTracker(models, log);
-        const parts: GatewayParts = { policies: gatewayPolicies, authSchemes: { 'api-key': apiKeyScheme({ models, pepper, authEpoch, lastUsed }), ...options.authSchemes } };
+        const authSchemes = {
+            'api-key': apiKeyScheme({ models, pepper, authEpoch, lastUsed }),
+            'device-token': deviceTokenScheme({ models, keys: services.accounts.deviceTokenKeys, authEpoch }),
+            ...options.authSchemes
+        };
+        const parts: GatewayParts = { policies: gatewayPolicies, authSchemes };
         gatewayConfig = GatewayConfigStore.open(config.gatewayConfig, log, parts, policyStore);
         follow(gatewayConfig);
         referenceOf = referenceFinder(gatewayConfig.current());
@@ -390,7 +403,8 @@ async function registerApiPlugins(server: Server, services: Services, master: Bu
             docs: () => server.register({
                 plugin: docsPlugin,
                 options: { gateway: gatewayConfig, authSchemes: gateway.parts.authSchemes, routeGroup, prefix, pagePath, versions, policyStore, publicBaseUrl, log }
-            })
+            }),
+            messaging: () => server.register({ plugin: messagingPlugin, options: { routeGroup }, routes: { prefix } })
         };
         for (const name of apiPluginNames.filter((known) => group.plugins.includes(known))) {
             await register[name]();
@@ -422,6 +436,8 @@ async function registerPlugins(server: Server, services: Services, master: Buffe
                 publicBaseUrl: config.publicBaseUrl
             }
         },
+        // The OAuth endpoints of connected devices, outside every route group; the site has their /device page.
+        { plugin: deviceAuthPlugin, options: { accounts: services.accounts, rateLimits, publicBaseUrl: config.publicBaseUrl } },
         // After site: its JSON routes for family managers use the `site-session` strategy.
         {
             plugin: webhooksPlugin,

@@ -1,8 +1,9 @@
 import { read } from 'read';
 
-import { createUser } from '../accounts/users';
+import { createUser, setUserDisabled } from '../accounts/users';
 import { auditCliCommand } from '../audit-log';
 import type { User } from '../../models/user';
+import { changeOfAccess } from './change-of-access';
 import { command, commandGroup } from './command';
 import { CliError, UsageError } from './errors';
 import { jsonOption, printResult } from './output';
@@ -79,6 +80,34 @@ async function givenPassword(values: { password?: string; 'password-stdin'?: boo
 
 const roleOf = (user: User) => (user.is_super_admin ? 'super-admin' : user.role);
 
+/** `user disable` and `user enable`: what a disabled user's devices may do changes on every server from the next request. */
+function disablingCommand(disabled: boolean) {
+
+    const verb = disabled ? 'disable' : 'enable';
+    return command({
+        usage: `user ${verb} ID [--json]`,
+        description: disabled
+            ? 'Disables a user: the devices they connected are refused from the next request on (403 account_disabled),\nand they can connect no new one. A user disabled already stays as they were (exit 0, "changed": false).'
+            : 'Enables a disabled user again: their devices are accepted again. On a user not disabled it changes nothing (exit 0).',
+        options: jsonOption,
+        positionals: ['ID'],
+        async run({ values, positionals: [id] }) {
+
+            await changeOfAccess(async ({ accounts, models }) => {
+
+                const outcome = await setUserDisabled(accounts, id, disabled);
+                if (outcome.changed) {
+                    await auditCliCommand(models, { action: `user.${verb}`, familyLongId: outcome.user.family_long_id, target: outcome.user.id, detail: outcome.user.email });
+                }
+
+                return outcome;
+            }, ({ user, changed }) => printResult(values.json, {
+                id: user.id, email: user.email, disabled_at: user.disabled_at, changed
+            }, () => [changed ? `${disabled ? 'Disabled' : 'Enabled'} user ${user.email} (${user.id})` : `User ${user.email} (${user.id}) was already ${verb}d: nothing changed`]));
+        }
+    });
+}
+
 export const userCommands = commandGroup('user', {
     create: command({
         usage,
@@ -99,5 +128,7 @@ export const userCommands = commandGroup('user', {
                 `Created ${role} ${user.email} (${user.id})${user.family_long_id ? ` in family ${user.family_long_id}` : ''}`
             ]);
         }
-    })
+    }),
+    disable: disablingCommand(true),
+    enable: disablingCommand(false)
 });

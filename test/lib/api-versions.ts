@@ -284,7 +284,7 @@ describe('A route group\'s plugins', () => {
     it('are plugins the deployment knows', async () => {
 
         const file = editedTwoVersions('public_paths: [/api/v1/openapi.json]\n    plugins: [records, files, stream, docs]', 'public_paths: [/api/v1/openapi.json]\n    plugins: [records, ledger]');
-        await expect(testServer({ env: { GATEWAY_CONFIG: file } })).to.reject('gateway.yaml: route group "family-api" names unknown plugins ledger (known: records, files, stream, docs)');
+        await expect(testServer({ env: { GATEWAY_CONFIG: file } })).to.reject('gateway.yaml: route group "family-api" names unknown plugins ledger (known: records, files, stream, docs, messaging)');
     });
 
     it('are registered under one path', async () => {

@@ -15,7 +15,8 @@ import { editPolicyFile, loadGateway, loadServicePolicies, policyFileNames, poli
 export const lab = Lab.script();
 const { describe, it, after, afterEach } = lab;
 
-const KNOWN_POLICIES = ['plan-gate', 'family-suspension', 'rate-limit', 'resource-scope', 'operation-scope'];
+const FAMILY_API_POLICIES = ['plan-gate', 'family-suspension', 'rate-limit', 'resource-scope', 'operation-scope'];
+const KNOWN_POLICIES = [...FAMILY_API_POLICIES, 'account-state', 'token-scope'];
 
 const tempDirs: string[] = [];
 
@@ -285,10 +286,12 @@ describe('loadGateway()', () => {
 
         const { routeGroups } = loadGateway(Path.join(gatewayDir, 'gateway.yaml'));
 
-        expect(routeGroups.map((group) => group.name)).to.equal(['family-api', 'family-api-v2']);
+        expect(routeGroups.map((group) => group.name)).to.equal(['family-api', 'family-api-v2', 'messaging']);
         expect(routeGroups[1]).to.include({ paths: ['/api/v2'], version: { name: 'v2', error_format: 'problem', status: 'current' } });
         expect(routeGroups[0]).to.include({ name: 'family-api', paths: ['/api/v1'], version: { name: 'v1', error_format: 'boom', status: 'current' }, auth: { scheme: 'api-key', config: { key_cache: { max_entries: 10_000, max_age_minutes: 10 } } } });
-        expect(routeGroups[0].policies.map((policy) => policy.name)).to.equal(KNOWN_POLICIES);
+        expect(routeGroups[0].policies.map((policy) => policy.name)).to.equal(FAMILY_API_POLICIES);
+        expect(routeGroups[2]).to.include({ name: 'messaging', paths: ['/messaging/v1'], auth: { scheme: 'device-token', config: { token_cache: { max_entries: 10_000, max_age_minutes: 10 } } } });
+        expect(routeGroups[2].policies.map((policy) => policy.name)).to.equal(['account-state', 'rate-limit', 'token-scope']);
         expect(routeGroups[0].policies[0]).to.equal({ name: 'plan-gate', enabled: true, config: {} });
     });
 
@@ -307,7 +310,7 @@ describe('loadGateway()', () => {
         editPolicyFile(dir, 'gateway.yaml', 'scheme: api-key', 'scheme: apikey');
 
         expect(() => loadGateway(Path.join(dir, 'gateway.yaml'))).to.throw(PolicyError,
-            `${Path.join(dir, 'gateway.yaml')}: route_groups[0].auth.scheme: "apikey" is not a known auth scheme (known: api-key)`);
+            `${Path.join(dir, 'gateway.yaml')}: route_groups[0].auth.scheme: "apikey" is not a known auth scheme (known: api-key, device-token)`);
     });
 
     it('rejects a path that does not start with /', () => {

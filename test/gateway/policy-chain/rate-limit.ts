@@ -27,6 +27,9 @@ presets:
   - name: high
     per_key: { limit: 3000, window_seconds: 60 }
     per_family: { limit: 6000, window_seconds: 60 }
+  - name: messaging
+    per_key: { limit: 300, window_seconds: 60 }
+    per_family: { limit: 3000, window_seconds: 60 }
 `);
     return directory;
 }

@@ -39,7 +39,7 @@ describe('family-records policy check', { timeout: cliTestTimeout }, () => {
             policies_dir: Path.join(projectRoot, 'policies'),
             plans: ['lite', 'family', 'max', 'lifetime'],
             gateway_config: Path.join(projectRoot, 'gateway', 'gateway.yaml'),
-            route_groups: ['family-api', 'family-api-v2']
+            route_groups: ['family-api', 'family-api-v2', 'messaging']
         });
     });
 
@@ -87,7 +87,7 @@ describe('family-records policy check', { timeout: cliTestTimeout }, () => {
         const outcome = await runCli(['policy', 'check'], cliEnvironment({ GATEWAY_CONFIG: gatewayConfig }));
 
         expect(outcome.exitCode).to.equal(1);
-        expect(outcome.stderr).to.equal(`error: ${gatewayConfig}: route_groups[0].auth.scheme: "apikey" is not a known auth scheme (known: api-key)\n`);
+        expect(outcome.stderr).to.equal(`error: ${gatewayConfig}: route_groups[0].auth.scheme: "apikey" is not a known auth scheme (known: api-key, device-token)\n`);
     });
 });
 
@@ -101,7 +101,7 @@ describe('family-records policy check, against the routes as start-up checks the
 
         expect(outcome.stderr).to.equal('');
         expect(outcome.exitCode).to.equal(0);
-        expect(JSON.parse(outcome.stdout).route_groups).to.equal(['records-api', 'family-api-v2']);
+        expect(JSON.parse(outcome.stdout).route_groups).to.equal(['records-api', 'family-api-v2', 'messaging']);
     });
 
     it('fails on a route group naming a plugin the service does not have, as start-up would', async () => {
@@ -111,7 +111,7 @@ describe('family-records policy check, against the routes as start-up checks the
         const outcome = await runCli(['policy', 'check'], cliEnvironment({ GATEWAY_CONFIG: gatewayConfig }));
 
         expect(outcome.exitCode).to.equal(1);
-        expect(outcome.stderr).to.equal(`error: ${gatewayConfig}: the service would not start with it: gateway.yaml: route group "family-api" names unknown plugins ledger (known: records, files, stream, docs)\n`);
+        expect(outcome.stderr).to.equal(`error: ${gatewayConfig}: the service would not start with it: gateway.yaml: route group "family-api" names unknown plugins ledger (known: records, files, stream, docs, messaging)\n`);
     });
 
     it('fails on a public path removed, which would leave the API reference under the group\'s auth', async () => {
