@@ -15,28 +15,41 @@ import { sameBytes } from '../lib/same-bytes';
 export const apiKeyPrefix = 'frk_';
 const randomLength = 30;
 const checksumLength = 6;
-const tokenPattern = new RegExp(`^${apiKeyPrefix}[0-9A-Za-z]{${randomLength + checksumLength}}$`);
 
 function checksum(random: string): string {
 
     return toBase62(Zlib.crc32(random), checksumLength);
 }
 
+/** A token of this service's shape: `prefix`, the 30 random base62 characters given, their checksum. */
+export function checksummedToken(prefix: string, random: string): string {
+
+    return `${prefix}${random}${checksum(random)}`;
+}
+
+/** How many random base62 characters a token of this shape holds. */
+export const tokenRandomLength = randomLength;
+
+/** Whether `token` has the shape and checksum of a token of `prefix` this service could have issued. */
+export function isWellFormedToken(prefix: string, token: string): boolean {
+
+    if (token.length !== prefix.length + randomLength + checksumLength || !token.startsWith(prefix) || !/^[0-9A-Za-z]+$/.test(token.slice(prefix.length))) {
+        return false;
+    }
+
+    const random = token.slice(prefix.length, prefix.length + randomLength);
+    return token.endsWith(checksum(random));
+}
+
 export function generateApiKeyToken(): string {
 
-    const random = randomBase62(randomLength);
-    return `${apiKeyPrefix}${random}${checksum(random)}`;
+    return checksummedToken(apiKeyPrefix, randomBase62(randomLength));
 }
 
 /** True when the text has the shape and checksum of a key we could have issued. */
 export function isWellFormedApiKey(token: string): boolean {
 
-    if (!tokenPattern.test(token)) {
-        return false;
-    }
-
-    const random = token.slice(apiKeyPrefix.length, apiKeyPrefix.length + randomLength);
-    return token.endsWith(checksum(random));
+    return isWellFormedToken(apiKeyPrefix, token);
 }
 
 /**

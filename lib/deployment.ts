@@ -24,6 +24,7 @@ import { groupOfPath } from '../gateway/route-groups';
 import { UsageMeter } from '../gateway/usage-meter';
 import { apiKeyScheme } from '../gateway/verify-api-key';
 import { defineModels, type Models } from '../models';
+import { messagingPolicyFile } from '../plugins/device-auth/policy';
 import { docsPlugin, documentPathOf } from '../plugins/docs';
 import { filesPlugin } from '../plugins/files';
 import { filesPolicyFile } from '../plugins/files/policy';
@@ -73,7 +74,8 @@ export interface DeploymentOptions {
 
 /** The files of the policies directory, each declared by its owner, in the order they refer to each other (plans.yaml to rate-limits.yaml). */
 export const policyFiles: readonly PolicyFile[] = [
-    rateLimitsFile, scopesFile, plansFile, filesPolicyFile, usageFile, recordsPolicyFile, sitePolicyFile, webhooksPolicyFile, streamPolicyFile
+    rateLimitsFile, scopesFile, plansFile, filesPolicyFile, usageFile, recordsPolicyFile, sitePolicyFile, webhooksPolicyFile, streamPolicyFile,
+    messagingPolicyFile
 ];
 
 /** Turns validation failures into 400 `invalid_request` naming the problem. */
@@ -253,7 +255,10 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     const usageMeter = new UsageMeter({ models, sequelize, transaction, policyStore, log });
     const services: Services = {
         config, log, sequelize, models, transaction, redis, redisOutage, policyStore, authEpoch, rateLimits, usageMeter, changeBus,
-        accounts: { models, transaction, policies: () => policyStore.current(), authEpoch, pepper }
+        accounts: {
+            models, transaction, policies: () => policyStore.current(), authEpoch, pepper,
+            deviceTokenKeys: { hash: derivedKey(master, 'device-token-hash'), rotation: derivedKey(master, 'device-token-rotation') }
+        }
     };
 
     const server = Hapi.server({

@@ -1,6 +1,6 @@
 import Crypto from 'crypto';
 
-const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const base62Alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 // Random bytes drawn from the OS 4 KiB at a time and handed out once each: one system call for many
 // ids instead of one per id (request ids are made for every request). Node's randomUUID() caches alike.
@@ -27,7 +27,7 @@ export function randomBase62(length: number): string {
     while (result.length < length) {
         const byte = randomByte();
         if (byte < 248) {         // 248 = 62 * 4: no modulo bias
-            result += alphabet[byte % 62];
+            result += base62Alphabet[byte % 62];
         }
     }
 
@@ -40,7 +40,7 @@ export function toBase62(value: number, width: number): string {
     let result = '';
     let rest = value;
     do {
-        result = alphabet[rest % 62] + result;
+        result = base62Alphabet[rest % 62] + result;
         rest = Math.floor(rest / 62);
     } while (rest > 0);
 

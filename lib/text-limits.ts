@@ -8,6 +8,7 @@ export const textLimits = {
     familyName: 200,
     email: 320,
     apiKeyName: 100,
+    deviceName: 100,
     suspensionReason: 500,
     webhookUrl: 2048,
     webhookDescription: 500,

@@ -3,6 +3,9 @@ import type { Sequelize } from 'sequelize';
 import { ApiKey } from './api-key';
 import { AuditEvent } from './audit-event';
 import { ChangeEvent } from './change-event';
+import { DeviceGrant } from './device-grant';
+import { DeviceRequest } from './device-request';
+import { DeviceToken } from './device-token';
 import { Family } from './family';
 import { IdempotencyKey } from './idempotency-key';
 import { defineResourceModel, type ResourceModel } from './resource-record';
@@ -20,6 +23,9 @@ export interface Models {
     Family: typeof Family;
     User: typeof User;
     ApiKey: typeof ApiKey;
+    DeviceRequest: typeof DeviceRequest;
+    DeviceGrant: typeof DeviceGrant;
+    DeviceToken: typeof DeviceToken;
     ChangeEvent: typeof ChangeEvent;
     IdempotencyKey: typeof IdempotencyKey;
     ServiceSetting: typeof ServiceSetting;
@@ -45,6 +51,9 @@ export function defineModels(sequelize: Sequelize): Models {
         Family: Family.define(sequelize),
         User: User.define(sequelize),
         ApiKey: ApiKey.define(sequelize),
+        DeviceRequest: DeviceRequest.define(sequelize),
+        DeviceGrant: DeviceGrant.define(sequelize),
+        DeviceToken: DeviceToken.define(sequelize),
         ChangeEvent: ChangeEvent.define(sequelize),
         IdempotencyKey: IdempotencyKey.define(sequelize),
         ServiceSetting: ServiceSetting.define(sequelize),
@@ -59,6 +68,6 @@ export function defineModels(sequelize: Sequelize): Models {
     };
 }
 
-export { ApiKey, AuditEvent, ChangeEvent, Family, IdempotencyKey, ServiceSetting, SiteFormToken, SiteSession, UsageCounter, User,
+export { ApiKey, AuditEvent, ChangeEvent, DeviceGrant, DeviceRequest, DeviceToken, Family, IdempotencyKey, ServiceSetting, SiteFormToken, SiteSession, UsageCounter, User,
     WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export type { ResourceModel };

@@ -27,6 +27,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
     declare totp_last_step: CreationOptional<number | null>;
     /** Keyed hashes of the unused recovery codes; each works once instead of a TOTP code. */
     declare recovery_code_hashes: CreationOptional<string[] | null>;
+    /** Set while the user is disabled: no sign-in, and none of their devices' tokens authenticates. */
+    declare disabled_at: CreationOptional<Date | null>;
     declare created_at: CreationOptional<Date>;
     declare updated_at: CreationOptional<Date>;
 
@@ -44,6 +46,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
             totp_enabled_at: { type: DataTypes.DATE, allowNull: true },
             totp_last_step: { type: DataTypes.INTEGER, allowNull: true },
             recovery_code_hashes: { type: DataTypes.JSON, allowNull: true },
+            disabled_at: { type: DataTypes.DATE, allowNull: true },
             created_at: DataTypes.DATE,
             updated_at: DataTypes.DATE
         }, { sequelize, modelName: 'User', tableName: 'users', underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' });

@@ -1,9 +1,10 @@
 import type { AuthEpoch } from '../../gateway/auth-epoch';
+import type { DeviceTokenKeys } from '../../gateway/device-token';
 import type { Policies } from '../../gateway/policies/policy-file';
 import type { Models } from '../../models';
 import type { RunInTransaction } from '../database';
 
-/** What the account services (families, users, keys) work with; built once by the deployment. */
+/** What the account services (families, users, keys, devices) work with; built once by the deployment. */
 export interface AccountsContext {
     models: Models;
     transaction: RunInTransaction;
@@ -11,4 +12,6 @@ export interface AccountsContext {
     authEpoch: AuthEpoch;
     /** Keys the API-key hashes. */
     pepper: Buffer;
+    /** Key the device tokens' hashes and derive their successors. */
+    deviceTokenKeys: DeviceTokenKeys;
 }

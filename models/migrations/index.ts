@@ -8,6 +8,7 @@ import * as manualAttempts from './0007-manual-attempts';
 import * as siteFormTokens from './0008-site-form-tokens';
 import * as totpLastStep from './0009-totp-last-step';
 import * as idempotencyKeys from './0010-idempotency-keys';
+import * as devices from './0011-devices';
 
 /** Every migration, in order. Registered explicitly: no file-name magic. */
 export const migrations = [
@@ -20,5 +21,6 @@ export const migrations = [
     { name: '0007-manual-attempts', ...manualAttempts },
     { name: '0008-site-form-tokens', ...siteFormTokens },
     { name: '0009-totp-last-step', ...totpLastStep },
-    { name: '0010-idempotency-keys', ...idempotencyKeys }
+    { name: '0010-idempotency-keys', ...idempotencyKeys },
+    { name: '0011-devices', ...devices }
 ];

@@ -23,6 +23,9 @@ export const errorCodes: Readonly<Record<ErrorCode, { status: number; when: stri
     range_not_satisfiable: { status: 416, when: 'The Range asks for no byte of the file (with Content-Range: bytes */<size>).' },
     precondition_failed: { status: 412, when: 'If-Match does not name the record\'s current ETag, or it changed after If-Unmodified-Since: someone changed it since you read it, and nothing was written. Read it again and reapply your change.' },
     idempotency_key_reused: { status: 422, when: 'The Idempotency-Key was used by this API key for another request (another path or body) in the last 24 hours.' },
+    invalid_token: { status: 401, when: 'Missing, malformed, unknown, expired or revoked device access token (with WWW-Authenticate: Bearer error="invalid_token"): refresh it, or connect the device again.' },
+    account_disabled: { status: 403, when: 'The user the device token speaks for is disabled.' },
+    token_scope: { status: 403, when: 'The device token lacks the scope the route needs.' },
     unauthorized: { status: 401, when: 'Hosted site: not signed in.' },
     forbidden: { status: 403, when: 'Hosted site: signed in without the role.' },
     conflict: { status: 409, when: 'The change conflicts with the current state.' },
@@ -38,5 +41,7 @@ export const policyErrors: Readonly<Record<string, readonly ErrorCode[]>> = {
     'family-suspension': ['family_suspended'],
     'rate-limit': ['rate_limited'],
     'resource-scope': ['resource_scope'],
-    'operation-scope': ['operation_scope']
+    'operation-scope': ['operation_scope'],
+    'account-state': ['account_disabled', 'family_suspended'],
+    'token-scope': ['token_scope']
 };

@@ -1,0 +1,84 @@
+import Joi from 'joi';
+
+import { policyFile } from '../../gateway/policies/policy-file';
+import { namedList, uniqueStrings } from '../../gateway/policies/schema-parts';
+
+export interface DeviceClientPolicy {
+    /** The OAuth client_id. */
+    name: string;
+    display_name: string;
+    scopes: string[];
+    default_scopes: string[];
+}
+
+/** policies/messaging.yaml: the device clients, their scopes and their tokens' lifetimes. */
+export interface MessagingPolicy {
+    clients: DeviceClientPolicy[];
+    scopes: { name: string; description: string }[];
+    device_codes: { lifetime_seconds: number; interval_seconds: number; slow_down_seconds: number };
+    tokens: { access_minutes: number; refresh_idle_days: number; refresh_max_age_days: number; reuse_grace_seconds: number };
+}
+
+declare module '../../gateway/policies/policy-file' {
+    interface Policies {
+        messaging: MessagingPolicy;
+    }
+}
+
+const scopeName = Joi.string().pattern(/^[a-z][a-z0-9_:.-]{0,63}$/).messages({ 'string.pattern.base': '"{#value}" is no scope name (lower-case letters, digits, _ : . -)' });
+
+/** A client's scopes must be declared in the file's own scopes list. */
+function clientScopesDeclared(policy: MessagingPolicy, helpers: Joi.CustomHelpers): MessagingPolicy | Joi.ErrorReport {
+
+    const declared = new Set(policy.scopes.map((scope) => scope.name));
+    for (const client of policy.clients) {
+        const unknown = [...client.scopes, ...client.default_scopes].filter((scope) => !declared.has(scope));
+        if (unknown.length > 0) {
+            return helpers.error('scopes.undeclared', { client: client.name, unknown: unknown.join(', ') });
+        }
+
+        const beyond = client.default_scopes.filter((scope) => !client.scopes.includes(scope));
+        if (beyond.length > 0) {
+            return helpers.error('scopes.beyond', { client: client.name, beyond: beyond.join(', ') });
+        }
+    }
+
+    return policy;
+}
+
+export const messagingPolicyFile = policyFile({
+    fileName: 'messaging.yaml',
+    key: 'messaging',
+    schema: Joi.object<MessagingPolicy, true>({
+        clients: namedList(Joi.object<DeviceClientPolicy, true>({
+            name: Joi.string().pattern(/^[A-Za-z0-9._-]{1,100}$/).required(),
+            display_name: Joi.string().max(100).required(),
+            scopes: uniqueStrings(scopeName).min(1).required(),
+            default_scopes: uniqueStrings(scopeName).min(1).required()
+        })).required(),
+        scopes: namedList(Joi.object({
+            name: scopeName.required(),
+            description: Joi.string().max(300).required()
+        })).min(1).required(),
+        device_codes: Joi.object<MessagingPolicy['device_codes'], true>({
+            lifetime_seconds: Joi.number().integer().min(60).max(3600).required(),
+            interval_seconds: Joi.number().integer().min(1).max(60).required(),
+            slow_down_seconds: Joi.number().integer().min(1).max(60).required()
+        }).required(),
+        tokens: Joi.object<MessagingPolicy['tokens'], true>({
+            access_minutes: Joi.number().integer().min(1).max(60).required(),
+            refresh_idle_days: Joi.number().integer().min(1).max(365).required(),
+            refresh_max_age_days: Joi.number().integer().min(Joi.ref('refresh_idle_days')).max(3650).required(),
+            reuse_grace_seconds: Joi.number().integer().min(0).max(300).required()
+        }).required()
+    }).custom(clientScopesDeclared).messages({
+        'scopes.undeclared': 'client "{#client}" names scopes not declared under scopes: {#unknown}',
+        'scopes.beyond': 'client "{#client}" has default_scopes it is not allowed: {#beyond}'
+    })
+});
+
+/** A client of the policy by its client_id. */
+export function deviceClient(policy: MessagingPolicy, clientId: string): DeviceClientPolicy | undefined {
+
+    return policy.clients.find((client) => client.name === clientId);
+}
