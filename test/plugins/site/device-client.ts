@@ -1,6 +1,7 @@
+import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { exchangeDeviceCode, requestDeviceAuthorization } from '../../../lib/accounts/device-flow';
+import { exchangeDeviceCode, refreshDeviceTokens, requestDeviceAuthorization } from '../../../lib/accounts/device-flow';
 import { OAuthError } from '../../../lib/accounts/oauth-error';
 
 /** What a device asking to connect holds: its device code, and the user code and link it shows. */
@@ -32,5 +33,24 @@ export async function poll(server: Server, deviceCode: string): Promise<{ status
         }
 
         throw error;
+    }
+}
+
+/** A device that got its tokens: its current refresh token. */
+export interface ConnectedDevice {
+    refreshToken: string;
+}
+
+/** Whether the device can still get tokens: it refreshes, keeping its new refresh token; a disconnected one is told invalid_grant. */
+export async function stillConnected(server: Server, device: ConnectedDevice): Promise<boolean> {
+
+    try {
+        device.refreshToken = (await refreshDeviceTokens(server.app.services.accounts, { clientId: 'family-records-desktop', refreshToken: device.refreshToken, from: '203.0.113.9' })).refresh_token;
+        return true;
+    }
+    catch (error) {
+        expect(error).to.be.an.instanceof(OAuthError);
+        expect((error as OAuthError).oauthError).to.equal('invalid_grant');
+        return false;
     }
 }
