@@ -145,6 +145,27 @@ describe(`the device approval page on ${testVariant}`, () => {
         expect(unknown.payload).to.contain('value="BCDF-GHJK"');
     });
 
+    it('shows an expired code as expired, with nothing to approve, and says why an account of no family cannot approve', async () => {
+
+        const expired = await deviceAsking(server, 'Too late');
+        await server.app.services.models.DeviceRequest.update({ expires_at: new Date(Date.now() - 1000) }, { where: { device_name: 'Too late' } });
+        const client = await member();
+        const page = await client.get(`/device?user_code=${expired.user_code}`);
+        expect(page.statusCode).to.equal(200);
+        expect(page.payload).to.contain('This code has expired');
+        expect(page.payload).to.not.contain('action="/device/approve"');
+        const late = await client.post('/device/approve', { user_code: expired.user_code });
+        expect(late.statusCode).to.equal(409);
+        expect(late.payload).to.contain('This code has expired');
+
+        const device = await deviceAsking(server, 'Operator laptop');
+        const admin = await signedIn(server, { role: 'super-admin' });
+        const refused = await admin.post('/device/approve', { user_code: device.user_code });
+        expect(refused.statusCode).to.equal(403);
+        expect(refused.payload).to.contain('Only a member of a family can connect a device');
+        expect((await poll(server, device.device_code)).body.error).to.equal('authorization_pending');
+    });
+
     it('refuses every code, the right one too, once an account has typed a handful that match nothing', async () => {
 
         const device = await deviceAsking(server, 'Guessed');
