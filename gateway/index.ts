@@ -85,7 +85,7 @@ export const gatewayPlugin: Plugin<GatewayOptions> = {
 
         server.ext('onPreStart', () => {
 
-            assertRoutesFollowGroups(server, configStore.current());
+            assertRoutesFollowGroups(server, configStore.current(), options.parts.policies);
             assertRoutesInScopes(server, configStore.current(), policyStore.current(), policyStore.dir);
             policyStore.addCheck((policies) => assertRoutesInScopes(server, configStore.current(), policies, policyStore.dir));
             options.lastUsed.start();

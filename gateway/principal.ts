@@ -31,6 +31,25 @@ export interface RateLimitSubject {
     subject: string;
 }
 
+/** The user a principal speaks for (a device token's), as the account-state policy reads them. */
+export interface PrincipalUser {
+    id: string;
+    email: string;
+    disabled: boolean;
+}
+
+/** The connected device whose access token authenticated the request. */
+export interface PrincipalDevice {
+    /** Its grant (`dev_…`). */
+    grantId: string;
+    clientId: string;
+    deviceName: string;
+    /** What the user approved (policies/messaging.yaml); the token-scope policy reads them. */
+    scopes: readonly string[];
+    /** When the access token presented expires: refused from then on, cached or not. */
+    tokenExpiresAt: Date;
+}
+
 /**
  * What every gateway policy, and every plugin behind the gateway, knows of an authenticated
  * request (request.auth.credentials): an auth scheme's verifier produces it from its credential.
@@ -41,11 +60,17 @@ export interface Principal {
     credentialName: string;
     family: PrincipalFamily;
     scopes: GrantedScopes;
+    /** Set when the credential speaks for a user. */
+    user?: PrincipalUser;
+    /** Set for a device's access token. */
+    device?: PrincipalDevice;
     rateLimitSubjects: {
         /** Counted against a preset's per_key limits: the credential itself. */
         own: RateLimitSubject;
         /** Counted against its per_family limits, shared by all of the family's credentials. */
         family: RateLimitSubject;
+        /** Counted against a preset's per_user limits, when it has them: all the user's devices together. */
+        user?: RateLimitSubject;
     };
 }
 

@@ -1,11 +1,16 @@
 import type { Principal } from './principal';
 
-/** What a route declares about itself in `options.plugins.gateway`. */
+/**
+ * What a route declares about itself in `options.plugins.gateway`: what the policies of its route group read
+ * (each policy's `routeNeeds`), which start-up checks it declares.
+ */
 export interface GatewayRouteMetadata {
     /** A resource name, or the aggregate `all`. */
-    resource: string;
+    resource?: string;
     /** The operation the route performs; read routes may need more (see scopes.yaml query_operations). */
-    operation: string;
+    operation?: string;
+    /** The token scope a device token needs for the route (policies/messaging.yaml). */
+    scope?: string;
 }
 
 declare module '@hapi/hapi' {

@@ -1,4 +1,3 @@
-import type { Request } from '@hapi/hapi';
 import Boom from '@hapi/boom';
 import Joi from 'joi';
 
@@ -7,6 +6,7 @@ import type { Models } from '../models';
 import { apiKeyPrefix, hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key-token';
 import type { AuthEpoch } from './auth-epoch';
 import type { AuthScheme, Verify } from './auth-scheme';
+import { bearerToken } from './bearer-token';
 import { KeyCache, keyCacheMaxAgeMinutes } from './key-cache';
 import type { LastUsedTracker } from './last-used';
 import type { Principal } from './principal';
@@ -40,44 +40,6 @@ function invalidKey(message: string): Boom.Boom {
     const error = apiError(401, 'invalid_key', message);
     error.output.headers['WWW-Authenticate'] = 'Bearer realm="family-records"';
     return error;
-}
-
-/** How many Authorization headers the request has: Node keeps only the first in `headers`. */
-function authorizationHeaders(request: Request): number {
-
-    const raw = request.raw.req.rawHeaders ?? [];           // none under server.inject, which sends one of each
-    let count = 0;
-    for (let i = 0; i < raw.length; i += 2) {
-        if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') {
-            count += 1;
-        }
-    }
-
-    return count;
-}
-
-/** The key of `Authorization: Bearer <key>`, or the 401 saying what is wrong with the header instead. */
-function bearerToken(request: Request): string | Boom.Boom {
-
-    // Authorization is no list (RFC 9110 §5.3): of two, a proxy in front may have read the other one.
-    if (authorizationHeaders(request) > 1) {
-        return invalidKey('More than one Authorization header: send one, Authorization: Bearer <API key>.');
-    }
-
-    const header = String(request.headers.authorization ?? '');
-    const match = /^Bearer +(\S+) *$/i.exec(header);
-    if (match) {
-        return match[1];
-    }
-
-    const scheme = /^\s*(\S+)/.exec(header)?.[1];
-    if (scheme === undefined || (scheme.toLowerCase() === 'bearer' && header.trim().length === scheme.length)) {
-        return invalidKey('Missing API key: send Authorization: Bearer <API key>.');
-    }
-
-    return invalidKey(scheme.toLowerCase() === 'bearer'
-        ? 'Malformed Authorization header: send Authorization: Bearer <API key>, the key after one space.'
-        : 'Authorization is not of the Bearer scheme: send Authorization: Bearer <API key>.');
 }
 
 async function loadPrincipal(models: Models, hash: string): Promise<Principal | undefined> {
@@ -170,7 +132,7 @@ function apiKeyVerifier(options: ApiKeySchemeOptions, config: ApiKeyConfig): Ver
     // Synchronous for a cached key under an epoch read without a round-trip: a request through the gateway awaits nothing.
     return (request) => {
 
-        const token = bearerToken(request);
+        const token = bearerToken(request, 'API key', invalidKey);
         if (typeof token !== 'string') {
             throw token;
         }

@@ -23,7 +23,9 @@ import { RedisRateLimitStore } from '../gateway/rate-limit/redis-store';
 import { groupOfPath } from '../gateway/route-groups';
 import { UsageMeter } from '../gateway/usage-meter';
 import { apiKeyScheme } from '../gateway/verify-api-key';
+import { deviceTokenScheme } from '../gateway/verify-device-token';
 import { defineModels, type Models } from '../models';
+import { deviceAuthPlugin } from '../plugins/device-auth';
 import { messagingPolicyFile } from '../plugins/device-auth/policy';
 import { docsPlugin, documentPathOf } from '../plugins/docs';
 import { filesPlugin } from '../plugins/files';
@@ -31,6 +33,7 @@ import { filesPolicyFile } from '../plugins/files/policy';
 import { formatsPlugin } from '../plugins/formats';
 import { fallbackFontProblem } from '../plugins/formats/pdf-fonts';
 import { healthPlugin } from '../plugins/health';
+import { messagingPlugin } from '../plugins/messaging';
 import { metricsPlugin } from '../plugins/metrics';
 import { recordsPlugin } from '../plugins/records';
 import { recordsPolicyFile } from '../plugins/records/policy';
@@ -162,7 +165,7 @@ function errorCodes(log: Log, loggedErrors: WeakSet<Error>, referenceOf: (path: 
 }
 
 /** The plugins that serve a version of the family API, in the order a route group's `plugins` (gateway.yaml) are registered. */
-const apiPluginNames = ['records', 'files', 'stream', 'docs'] as const;
+const apiPluginNames = ['records', 'files', 'stream', 'docs', 'messaging'] as const;
 type ApiPluginName = typeof apiPluginNames[number];
 
 /** The route groups that name plugins (gateway.yaml), each checked: plugins this deployment knows, under one path. */
@@ -322,7 +325,12 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     // Should the service not start (a bad gateway.yaml, a port in use), what it started is stopped, so the process can end.
     try {
         const lastUsed = new LastUsedTracker(models, log);
-        const parts: GatewayParts = { policies: gatewayPolicies, authSchemes: { 'api-key': apiKeyScheme({ models, pepper, authEpoch, lastUsed }), ...options.authSchemes } };
+        const authSchemes = {
+            'api-key': apiKeyScheme({ models, pepper, authEpoch, lastUsed }),
+            'device-token': deviceTokenScheme({ models, keys: services.accounts.deviceTokenKeys, authEpoch }),
+            ...options.authSchemes
+        };
+        const parts: GatewayParts = { policies: gatewayPolicies, authSchemes };
         gatewayConfig = GatewayConfigStore.open(config.gatewayConfig, log, parts, policyStore);
         follow(gatewayConfig);
         referenceOf = referenceFinder(gatewayConfig.current());
@@ -369,7 +377,8 @@ async function registerApiPlugins(server: Server, services: Services, master: Bu
             files: () => server.register({ plugin: filesPlugin, options: { routeGroup, prefix, models, transaction, log, storage, signingKey, publicBaseUrl, policyStore } }),
             stream: () => server.register({ plugin: streamPlugin, options: { routeGroup, models, changeBus, authEpoch, policyStore, log }, routes: { prefix } }),
             // Generates the reference from every route at start-up, so it may come in any order. The first reference's page is /docs.
-            docs: () => server.register({ plugin: docsPlugin, options: { gateway: gatewayConfig, authSchemes: gateway.parts.authSchemes, routeGroup, prefix, pagePath: group === firstDocumented ? '/docs' : `/docs${prefix}`, policyStore, publicBaseUrl, log } })
+            docs: () => server.register({ plugin: docsPlugin, options: { gateway: gatewayConfig, authSchemes: gateway.parts.authSchemes, routeGroup, prefix, pagePath: group === firstDocumented ? '/docs' : `/docs${prefix}`, policyStore, publicBaseUrl, log } }),
+            messaging: () => server.register({ plugin: messagingPlugin, options: { routeGroup }, routes: { prefix } })
         };
         for (const name of apiPluginNames.filter((known) => group.plugins.includes(known))) {
             await register[name]();
@@ -401,6 +410,8 @@ async function registerPlugins(server: Server, services: Services, master: Buffe
                 publicBaseUrl: config.publicBaseUrl
             }
         },
+        // The OAuth endpoints of connected devices, outside every route group; the site has their /device page.
+        { plugin: deviceAuthPlugin, options: { accounts: services.accounts, rateLimits, publicBaseUrl: config.publicBaseUrl } },
         // After site: its JSON routes for family managers use the `site-session` strategy.
         {
             plugin: webhooksPlugin,

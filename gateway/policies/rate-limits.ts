@@ -8,6 +8,8 @@ export interface RateLimitPreset {
     per_key: RateLimitWindow;
     /** Shared by all of a family's credentials together. */
     per_family: RateLimitWindow;
+    /** Shared by all of a user's devices together; counts only credentials that speak for a user (device tokens). */
+    per_user?: RateLimitWindow;
 }
 
 declare module './policy-file' {
@@ -25,7 +27,8 @@ export const rateLimitsFile = policyFile({
         presets: namedList(Joi.object<RateLimitPreset, true>({
             name: Joi.string().required(),
             per_key: windowSchema.required(),
-            per_family: windowSchema.required()
+            per_family: windowSchema.required(),
+            per_user: windowSchema
         })).min(1).required()
     }),
     toPolicy: (document) => byName(document.presets)

@@ -27,14 +27,16 @@ export interface GatewayPolicy<Config extends object = object> {
     config: Joi.ObjectSchema<Config>;
     /** Counts the request (a rate limit): checking an admitted request again (reverify.ts) leaves it out. */
     countsRequests?: boolean;
+    /** What every route of a group running it must declare in `plugins.gateway`: checked at start-up. */
+    routeNeeds?: readonly (keyof GatewayRouteMetadata)[];
     check(context: PolicyContext, config: Config): void | Promise<void>;
 }
 
 const noConfig = Joi.object<Record<string, never>>({});
 
 /** A policy that takes no config: gateway.yaml refuses any key under its `config`. */
-export function withoutConfig(check: GatewayPolicy<Record<string, never>>['check']): GatewayPolicy<Record<string, never>> {
+export function withoutConfig(check: GatewayPolicy<Record<string, never>>['check'], routeNeeds?: GatewayPolicy['routeNeeds']): GatewayPolicy<Record<string, never>> {
 
-    return { config: noConfig, check };
+    return { config: noConfig, check, routeNeeds };
 }
 

@@ -16,7 +16,7 @@ function enforce({ request, principal }: PolicyContext, decision: RateLimitDecis
 
     writeRateLimitHeaders(decision, request.raw.res);
     if (!decision.allowed) {
-        const limited = decision.tightest.rule === decision.rules[0] ? principal.credentialName : 'family';
+        const limited = decision.tightest.rule === decision.rules[0] ? principal.credentialName : decision.tightest.rule.policy;
         throw apiError(429, 'rate_limited', `Rate limit exceeded for this ${limited}; retry after ${decision.retryAfterSeconds} seconds.`);
     }
 }
@@ -32,16 +32,17 @@ function rulesOf(principal: Principal, preset: RateLimitPreset): readonly RateLi
         return known.rules;
     }
 
-    const { own, family } = principal.rateLimitSubjects;
+    const { own, family, user } = principal.rateLimitSubjects;
     const rules = [
         { policy: own.policy, subject: own.subject, limit: preset.per_key.limit, windowSeconds: preset.per_key.window_seconds },
-        { policy: family.policy, subject: family.subject, limit: preset.per_family.limit, windowSeconds: preset.per_family.window_seconds }
+        { policy: family.policy, subject: family.subject, limit: preset.per_family.limit, windowSeconds: preset.per_family.window_seconds },
+        ...user && preset.per_user ? [{ policy: user.policy, subject: user.subject, limit: preset.per_user.limit, windowSeconds: preset.per_user.window_seconds }] : []
     ];
     rulesByPrincipal.set(principal, { preset, rules });
     return rules;
 }
 
-/** Per credential and per family, with the limits of the route group's preset, else of the family's plan (plans.yaml → rate-limits.yaml). */
+/** Per credential, per family and, for a credential of a user, per user, with the limits of the route group's preset, else of the family's plan (plans.yaml → rate-limits.yaml). */
 export const rateLimit: GatewayPolicy<RateLimitConfig> = {
     config: Joi.object<RateLimitConfig, true>({
         preset: Joi.string().valid(Joi.in('$rateLimitPresetNames'))

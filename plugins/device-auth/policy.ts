@@ -1,7 +1,7 @@
 import Joi from 'joi';
 
 import { policyFile } from '../../gateway/policies/policy-file';
-import { namedList, uniqueStrings } from '../../gateway/policies/schema-parts';
+import { namedList, uniqueStrings, windowSchema, type RateLimitWindow } from '../../gateway/policies/schema-parts';
 
 export interface DeviceClientPolicy {
     /** The OAuth client_id. */
@@ -16,6 +16,7 @@ export interface MessagingPolicy {
     clients: DeviceClientPolicy[];
     scopes: { name: string; description: string }[];
     device_codes: { lifetime_seconds: number; interval_seconds: number; slow_down_seconds: number };
+    endpoint_rate_limit: { per_address: RateLimitWindow };
     tokens: { access_minutes: number; refresh_idle_days: number; refresh_max_age_days: number; reuse_grace_seconds: number };
 }
 
@@ -64,6 +65,9 @@ export const messagingPolicyFile = policyFile({
             lifetime_seconds: Joi.number().integer().min(60).max(3600).required(),
             interval_seconds: Joi.number().integer().min(1).max(60).required(),
             slow_down_seconds: Joi.number().integer().min(1).max(60).required()
+        }).required(),
+        endpoint_rate_limit: Joi.object<MessagingPolicy['endpoint_rate_limit'], true>({
+            per_address: windowSchema.required()
         }).required(),
         tokens: Joi.object<MessagingPolicy['tokens'], true>({
             access_minutes: Joi.number().integer().min(1).max(60).required(),

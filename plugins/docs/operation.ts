@@ -81,6 +81,6 @@ export function operationOf(facts: RouteFacts, scopes: ScopesPolicy): OperationO
         parameters: [...facts.params.map(pathParameter), ...facts.query.map((parameter) => queryParameter(parameter, scopes)), ...facts.headers.map(headerParameter)],
         ...(facts.body ? { requestBody: requestBody(facts.body) } : {}),
         responses: withRequestIdHeaders({ ...successResponses(facts, scopes.aggregate_resource), ...errorResponses(facts) }),
-        ...(facts.gateway ? { 'x-resource': facts.gateway.resource, 'x-required-operations': [facts.gateway.operation] } : {})
+        ...(facts.gateway?.resource !== undefined && facts.gateway.operation !== undefined ? { 'x-resource': facts.gateway.resource, 'x-required-operations': [facts.gateway.operation] } : {})
     };
 }

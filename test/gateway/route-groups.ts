@@ -11,6 +11,7 @@ import { GatewayConfigStore } from '../../gateway/policies/gateway-file';
 import { gatewayPolicies } from '../../gateway/policy-chain';
 import { UsageMeter } from '../../gateway/usage-meter';
 import { apiKeyScheme } from '../../gateway/verify-api-key';
+import { deviceTokenScheme } from '../../gateway/verify-device-token';
 import { editPolicyFile } from '../helpers/policy-files';
 import { scratchDirectory, testServer } from '../helpers/server';
 
@@ -39,7 +40,13 @@ describe('assertRoutesFollowGroups()', () => {
 
         const services = source.app.services;
         const lastUsed = new LastUsedTracker(services.models, services.log);
-        const parts = { policies: gatewayPolicies, authSchemes: { 'api-key': apiKeyScheme({ models: services.models, pepper: services.accounts.pepper, authEpoch: services.authEpoch, lastUsed }) } };
+        const parts = {
+            policies: gatewayPolicies,
+            authSchemes: {
+                'api-key': apiKeyScheme({ models: services.models, pepper: services.accounts.pepper, authEpoch: services.authEpoch, lastUsed }),
+                'device-token': deviceTokenScheme({ models: services.models, keys: services.accounts.deviceTokenKeys, authEpoch: services.authEpoch })
+            }
+        };
         return {
             configStore: GatewayConfigStore.open(file, services.log, parts, services.policyStore),
             parts,
@@ -84,13 +91,20 @@ describe('assertRoutesFollowGroups()', () => {
                 method: 'POST',
                 path: '/api/v1/half',
                 handler,
-                options: { auth: 'family-api', plugins: { gateway: { resource: 'persons' } as never } }
+                options: { auth: 'family-api', plugins: { gateway: { resource: 'persons' } } }
             }
         ]);
 
         const error = await expect(server.initialize()).to.reject(Error);
         expect(error.message).to.include('GET /api/v1/undeclared does not declare plugins.gateway.resource and .operation');
-        expect(error.message).to.include('POST /api/v1/half does not declare plugins.gateway.resource and .operation');
+        expect(error.message).to.include('POST /api/v1/half does not declare plugins.gateway.operation');
+    });
+
+    it('refuses to start with a route under /messaging/v1 that does not declare its token scope', async () => {
+
+        const server = await serverWith([{ method: 'GET', path: '/messaging/v1/unscoped', handler, options: { auth: 'messaging' } }]);
+        const error = await expect(server.initialize()).to.reject(Error);
+        expect(error.message).to.include('GET /messaging/v1/unscoped does not declare plugins.gateway.scope');
     });
 
     it('names every offending route at once', async () => {

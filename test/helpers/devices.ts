@@ -1,6 +1,7 @@
-import type { Server } from '@hapi/hapi';
+import type { Server, ServerInjectResponse } from '@hapi/hapi';
 
 import { requestDeviceAuthorization, type DeviceAuthorization } from '../../lib/accounts/device-flow';
+import { approveDeviceRequest } from '../../lib/accounts/devices';
 import { createFamily } from '../../lib/accounts/families';
 import { recordId } from '../../lib/ids';
 import type { User } from '../../models/user';
@@ -23,4 +24,35 @@ export async function familyMember(server: Server, options: { plan?: string; rol
 export function deviceRequest(server: Server, input: { scope?: string; deviceName?: string } = {}): Promise<DeviceAuthorization> {
 
     return requestDeviceAuthorization(server.app.services.accounts, { clientId: 'family-records-desktop', from: '192.0.2.7', ...input });
+}
+
+/** POSTs a form to one of the OAuth endpoints, as an OAuth client sends it. */
+export function postForm(server: Server, url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<ServerInjectResponse> {
+
+    return server.inject({ method: 'POST', url, payload: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+}
+
+export const desktopClient = 'family-records-desktop';
+export const deviceCodeGrant = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** A connected device of `user` (asked, approved and polled through the endpoints): its first token answer. */
+export interface TokenPair {
+    access_token: string;
+    refresh_token: string;
+    expires_in: number;
+    scope: string;
+}
+
+export async function connectedDevice(server: Server, user: User, fields: Record<string, string> = {}): Promise<TokenPair> {
+
+    const started = (await postForm(server, '/oauth/device/code', { client_id: desktopClient, ...fields })).result as { device_code: string; user_code: string };
+    await approveDeviceRequest(server.app.services.accounts, started.user_code, user);
+    const answer = await postForm(server, '/oauth/token', { grant_type: deviceCodeGrant, client_id: desktopClient, device_code: started.device_code });
+    return answer.result as TokenPair;
+}
+
+/** GET /messaging/v1/me with an access token. */
+export function getMe(server: Server, accessToken: string): Promise<ServerInjectResponse> {
+
+    return server.inject({ method: 'GET', url: '/messaging/v1/me', headers: { authorization: `Bearer ${accessToken}` } });
 }

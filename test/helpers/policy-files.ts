@@ -9,6 +9,7 @@ import { loadGatewayConfig, type GatewayConfig, type GatewayParts } from '../../
 import { loadPolicies, type Policies } from '../../gateway/policies/policy-file';
 import { gatewayPolicies } from '../../gateway/policy-chain';
 import { apiKeyScheme, type ApiKeySchemeOptions } from '../../gateway/verify-api-key';
+import { deviceTokenScheme, type DeviceTokenSchemeOptions } from '../../gateway/verify-device-token';
 import { policyFiles } from '../../lib/deployment';
 import { projectRoot } from '../../lib/config';
 import { copyPolicies } from './server';
@@ -22,8 +23,11 @@ export function loadServicePolicies(dir = Path.join(projectRoot, 'policies')): P
     return loadPolicies(dir, policyFiles);
 }
 
-/** What the service's gateway.yaml may name; the verifier of `api-key` is never made, so it needs no services. */
-export const gatewayParts: GatewayParts = { policies: gatewayPolicies, authSchemes: { 'api-key': apiKeyScheme({} as ApiKeySchemeOptions) } };
+/** What the service's gateway.yaml may name; the schemes' verifiers are never made, so they need no services. */
+export const gatewayParts: GatewayParts = {
+    policies: gatewayPolicies,
+    authSchemes: { 'api-key': apiKeyScheme({} as ApiKeySchemeOptions), 'device-token': deviceTokenScheme({} as DeviceTokenSchemeOptions) }
+};
 
 /** Loads a gateway.yaml as start-up does, against the policies in `policiesDir` (the shipped ones by default). */
 export function loadGateway(file: string, policiesDir?: string): GatewayConfig {

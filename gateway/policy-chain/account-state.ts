@@ -1,0 +1,14 @@
+import { apiError } from '../../lib/errors';
+import { withoutConfig } from './context';
+
+/** A credential of a user stops at once when the user is disabled or their family suspended. */
+export const accountState = withoutConfig(({ principal }) => {
+
+    if (principal.user?.disabled) {
+        throw apiError(403, 'account_disabled', 'This account is disabled: its devices are refused until an operator enables it again.');
+    }
+
+    if (principal.family.suspended) {
+        throw apiError(403, 'family_suspended', 'This family\'s access is suspended. A family manager can see why under Manage > APIs & Connectors.');
+    }
+});

@@ -1,0 +1,36 @@
+import type { Plugin } from '@hapi/hapi';
+import Joi from 'joi';
+
+import { me } from './me';
+
+export interface MessagingOptions {
+    /** The gateway route group whose auth the routes use; their prefix is the registration's (`routes.prefix`). */
+    routeGroup: string;
+}
+
+const optionsSchema = Joi.object<MessagingOptions, true>({
+    routeGroup: Joi.string().required()
+});
+
+/**
+ * The desktop messaging client's API: for now GET /me, so the route group (auth by device tokens, its
+ * policies) is exercised end to end. Each route declares the token scope it needs.
+ */
+export const messagingPlugin: Plugin<MessagingOptions> = {
+    name: 'messaging',
+    multiple: true,
+    register(server, options) {
+
+        const { routeGroup } = Joi.attempt(options, optionsSchema);
+        server.route({
+            method: 'GET',
+            path: '/me',
+            options: {
+                auth: routeGroup,
+                plugins: { gateway: { scope: 'profile' } },
+                description: 'The user, family and device a device token speaks for'
+            },
+            handler: me
+        });
+    }
+};
