@@ -194,15 +194,15 @@ describe('hosted site in Chromium', { skip: !chromiumAvailable, timeout: 120_000
         await page.click('button:has-text("Approve")');
         await page.waitForSelector('text=Return to your device');
         const tokens = await poll(server, asked.device_code);
-        const device = { refreshToken: tokens.body.refresh_token as string };
-        expect(await stillConnected(server, device)).to.be.true();
+        expect(tokens.statusCode).to.equal(200);
+        expect(await stillConnected(server, tokens.body.access_token)).to.be.true();
 
         await page.click('a:has-text("Connected devices")');
         expect(await page.textContent('td .device-name')).to.equal(deviceName);
         await screenshot(page, 'account-devices');
         await page.click('button:has-text("Disconnect")');
         await page.waitForSelector('text=The device is disconnected.');
-        expect(await stillConnected(server, device)).to.be.false();
+        expect(await stillConnected(server, tokens.body.access_token)).to.be.false();
         expect(dialogs).to.equal([]);
         await page.context().close();
     });

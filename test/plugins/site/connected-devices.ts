@@ -5,7 +5,7 @@ import type { Server } from '@hapi/hapi';
 import { createFamily } from '../../../lib/accounts/families';
 import { testServer, testVariant } from '../../helpers/server';
 import { signedIn, type SiteClient } from './client';
-import { deviceAsking, hostileNames, poll, stillConnected, type ConnectedDevice } from './device-client';
+import { deviceAsking, hostileNames, poll, stillConnected } from './device-client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -26,14 +26,14 @@ describe(`connected devices on ${testVariant}`, () => {
 
     const newFamily = async () => (await createFamily(server.app.services.accounts, { name: 'Connected family', plan: 'family' })).family_long_id;
 
-    /** A device `client`'s user approved on /device: its grant id and its current refresh token. */
-    async function connected(client: SiteClient, name: string): Promise<ConnectedDevice & { grantId: string }> {
+    /** A device `client`'s user approved on /device: its grant id and its access token. */
+    async function connected(client: SiteClient, name: string): Promise<{ grantId: string; accessToken: string }> {
 
         const device = await deviceAsking(server, name);
         expect((await client.post('/device/approve', { user_code: device.user_code })).headers.location).to.equal('/device/approved');
         const { body } = await poll(server, device.device_code);
         const grant = await server.app.services.models.DeviceGrant.findOne({ where: { device_name: name }, order: [['approved_at', 'DESC']] });
-        return { grantId: grant!.id, refreshToken: body.refresh_token as string };
+        return { grantId: grant!.id, accessToken: body.access_token };
     }
 
     const disconnectedAudits = (grantId: string) => server.app.services.models.AuditEvent.count({ where: { action: 'device.disconnect', target: grantId } });
@@ -46,7 +46,7 @@ describe(`connected devices on ${testVariant}`, () => {
         const device = await connected(client, 'Study desktop');
         const { grantId } = device;
         const others = await connected(other, 'Someone else\'s desktop');
-        expect(await stillConnected(server, device)).to.be.true();
+        expect(await stillConnected(server, device.accessToken)).to.be.true();
 
         const page = await client.get('/account/devices');
         expect(page.statusCode).to.equal(200);
@@ -62,8 +62,8 @@ describe(`connected devices on ${testVariant}`, () => {
 
         const disconnected = await client.post(`/account/devices/${grantId}/disconnect`);
         expect(disconnected.headers.location).to.equal('/account/devices?notice=device-disconnected');
-        expect(await stillConnected(server, device)).to.be.false();
-        expect(await stillConnected(server, others)).to.be.true();
+        expect(await stillConnected(server, device.accessToken)).to.be.false();
+        expect(await stillConnected(server, others.accessToken)).to.be.true();
         expect((await client.get(disconnected.headers.location as string)).payload).to.not.contain('Study desktop');
 
         // A second tab sends it again: nothing changes, nothing more is recorded.
@@ -91,8 +91,8 @@ describe(`connected devices on ${testVariant}`, () => {
 
         const disconnected = await manager.post(`/manage/apis/devices/${grantId}/disconnect`);
         expect(disconnected.headers.location).to.equal('/manage/apis?notice=device-disconnected');
-        expect(await stillConnected(server, device)).to.be.false();
-        expect(await stillConnected(server, strangers)).to.be.true();
+        expect(await stillConnected(server, device.accessToken)).to.be.false();
+        expect(await stillConnected(server, strangers.accessToken)).to.be.true();
         const audit = await server.app.services.models.AuditEvent.findOne({ where: { action: 'device.disconnect', target: grantId } });
         expect(audit!.actor_id).to.equal(manager.account.user.id);
         expect(audit!.family_long_id).to.equal(familyLongId);
@@ -113,7 +113,7 @@ describe(`connected devices on ${testVariant}`, () => {
         expect((await admin.post(`/admin/apis/families/${await newFamily()}/devices/${grantId}/disconnect`)).statusCode).to.equal(404);
         const disconnected = await admin.post(`/admin/apis/families/${familyLongId}/devices/${grantId}/disconnect`);
         expect(disconnected.headers.location).to.equal(`/admin/apis/families/${familyLongId}?notice=device-disconnected`);
-        expect(await stillConnected(server, device)).to.be.false();
+        expect(await stillConnected(server, device.accessToken)).to.be.false();
         expect(await disconnectedAudits(grantId)).to.equal(1);
         expect((await admin.get('/admin/audit?action=device.disconnect')).payload).to.contain('Disconnected a device');
     });

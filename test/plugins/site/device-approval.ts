@@ -4,7 +4,7 @@ import type { Server } from '@hapi/hapi';
 
 import { createFamily } from '../../../lib/accounts/families';
 import { testServer, testVariant } from '../../helpers/server';
-import { appCode, formTokenOn, secretOn, signedIn, siteAccount, SiteClient } from './client';
+import { appCode, formTokenOn, randomAddress, secretOn, signedIn, siteAccount, SiteClient } from './client';
 import { deviceAsking, hostileNames, poll } from './device-client';
 
 export const lab = Lab.script();
@@ -193,7 +193,7 @@ describe(`the device approval page on ${testVariant}`, () => {
     it('refuses every code from an address where many accounts typed codes that match nothing', async () => {
 
         const device = await deviceAsking(server, 'Shared address');
-        const address = new SiteClient(server).remoteAddress;             // an address of its own: counts in Redis outlive a run
+        const address = randomAddress();             // an address of its own: counts in Redis outlive a run
         for (let account = 0; account < 4; ++account) {
             const { email, password } = await siteAccount(server, { role: 'member', familyLongId });
             const browser = await new SiteClient(server, address).ready();
