@@ -1,6 +1,7 @@
 import type { Command } from './command';
 import { apiCommands } from './api';
 import { demoCommand } from './demo';
+import { deviceCommands } from './device';
 import { reportError, UsageError } from './errors';
 import { familyCommands } from './family';
 import { overallHelp } from './help';
@@ -20,6 +21,7 @@ const commands: Readonly<Record<string, Command>> = {
     user: userCommands,
     api: apiCommands,
     key: keyCommands,
+    device: deviceCommands,
     webhook: webhookCommands,
     policy: policyCommands
 };
