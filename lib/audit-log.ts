@@ -36,9 +36,6 @@ export const auditActions = {
     'device.revoke': 'Disconnected a device',
     'family.suspend': 'Suspended a family\'s API',
     'family.unsuspend': 'Unsuspended a family\'s API',
-    'device.approve': 'Connected a device',
-    'device.deny': 'Denied a device\'s request to connect',
-    'device.disconnect': 'Disconnected a device',
     // Only the operator CLI does these.
     'family.create': 'Created a family',
     'family.change_plan': 'Changed a family\'s plan',

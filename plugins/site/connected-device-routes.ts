@@ -30,7 +30,7 @@ function disconnect(context: SiteContext, whose: (request: Request) => Whose, ba
             return revokeDeviceGrant(context.accounts, grant.id, siteUser(request).id);
         },
         // Disconnected already (the device itself, another tab, a manager): nothing new to record.
-        audited: (_request, { grant, changed }) => (changed ? { action: 'device.disconnect', familyLongId: grant.familyLongId, target: grant.id, detail: `${grant.clientName} on "${grant.deviceName}" of ${grant.userEmail}` } : undefined),
+        audited: (_request, { grant, changed }) => (changed ? { action: 'device.revoke', familyLongId: grant.familyLongId, target: grant.id, detail: `${grant.clientName} on "${grant.deviceName}" of ${grant.userEmail}` } : undefined),
         answer: (request, h, { changed }) => redirectWithNotice(h, back(request), changed ? 'device-disconnected' : 'device-already-disconnected')
     });
 }

@@ -36,7 +36,7 @@ describe(`connected devices on ${testVariant}`, () => {
         return { grantId: grant!.id, accessToken: body.access_token };
     }
 
-    const disconnectedAudits = (grantId: string) => server.app.services.models.AuditEvent.count({ where: { action: 'device.disconnect', target: grantId } });
+    const disconnectedAudits = (grantId: string) => server.app.services.models.AuditEvent.count({ where: { action: 'device.revoke', target: grantId } });
 
     it('lists a user\'s own devices on /account/devices, and Disconnect refuses the device from its next request', async () => {
 
@@ -93,7 +93,7 @@ describe(`connected devices on ${testVariant}`, () => {
         expect(disconnected.headers.location).to.equal('/manage/apis?notice=device-disconnected');
         expect(await stillConnected(server, device.accessToken)).to.be.false();
         expect(await stillConnected(server, strangers.accessToken)).to.be.true();
-        const audit = await server.app.services.models.AuditEvent.findOne({ where: { action: 'device.disconnect', target: grantId } });
+        const audit = await server.app.services.models.AuditEvent.findOne({ where: { action: 'device.revoke', target: grantId } });
         expect(audit!.actor_id).to.equal(manager.account.user.id);
         expect(audit!.family_long_id).to.equal(familyLongId);
     });
@@ -115,7 +115,7 @@ describe(`connected devices on ${testVariant}`, () => {
         expect(disconnected.headers.location).to.equal(`/admin/apis/families/${familyLongId}?notice=device-disconnected`);
         expect(await stillConnected(server, device.accessToken)).to.be.false();
         expect(await disconnectedAudits(grantId)).to.equal(1);
-        expect((await admin.get('/admin/audit?action=device.disconnect')).payload).to.contain('Disconnected a device');
+        expect((await admin.get('/admin/audit?action=device.revoke')).payload).to.contain('Disconnected a device');
     });
 
     it('shows hostile device names as text on the account, manager and admin pages', async () => {
