@@ -1,5 +1,5 @@
 import Bcrypt from 'bcrypt';
-import { UniqueConstraintError } from 'sequelize';
+import { Op, UniqueConstraintError } from 'sequelize';
 
 import { ServiceError } from '../errors';
 import { recordId } from '../ids';
@@ -71,4 +71,22 @@ export async function createUser(context: AccountsContext, input: NewUser): Prom
 
         throw error;
     }
+}
+
+/**
+ * Disables a user, or enables them again: the devices they connected are refused from the next request on, on
+ * every instance, and they can connect no new one. A user already so stays as they were (`changed` false).
+ */
+export async function setUserDisabled(context: AccountsContext, id: string, disabled: boolean): Promise<{ user: User; changed: boolean }> {
+
+    const user = await context.models.User.findByPk(id);
+    if (!user) {
+        throw new ServiceError('not_found', `No user ${id}.`, 404);
+    }
+
+    const [updated] = await context.models.User.update({ disabled_at: disabled ? new Date() : null }, { where: { id, disabled_at: disabled ? null : { [Op.ne]: null } } });
+    await user.reload();
+    // Even when nothing changed: doing it again is how an operator finishes a change whose epoch move Redis missed.
+    await context.authEpoch.bump();
+    return { user, changed: updated > 0 };
 }

@@ -27,9 +27,9 @@ export function deviceRequest(server: Server, input: { scope?: string; deviceNam
 }
 
 /** POSTs a form to one of the OAuth endpoints, as an OAuth client sends it. */
-export function postForm(server: Server, url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<ServerInjectResponse> {
+export function postForm(server: Server, url: string, fields: Record<string, string>, remoteAddress?: string): Promise<ServerInjectResponse> {
 
-    return server.inject({ method: 'POST', url, payload: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+    return server.inject({ method: 'POST', url, payload: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' }, remoteAddress });
 }
 
 export const desktopClient = 'family-records-desktop';

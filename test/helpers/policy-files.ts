@@ -77,6 +77,9 @@ export function policiesWithoutLimits(): string {
     for (const preset of document.presets) {
         preset.per_key.limit = 1_000_000_000;
         preset.per_family.limit = 1_000_000_000;
+        if (preset.per_user) {
+            preset.per_user.limit = 1_000_000_000;
+        }
     }
 
     Fs.writeFileSync(file, YAML.stringify(document));
