@@ -6,7 +6,9 @@ import { accountRoutes } from './account-routes';
 import { adminRoutes } from './admin';
 import { assetRoutes } from './assets';
 import { assertCsrfChecked, declareCsrfCookie, withCsrfCheck } from '../../lib/csrf';
+import { connectedDeviceRoutes } from './connected-device-routes';
 import { declareDeviceCookie } from './device-cookie';
+import { deviceRoutes } from './device-routes';
 import { apiAccessRoutes } from './manage/api-access-routes';
 import { keyRoutes } from './manage/key-routes';
 import { webhookRoutes } from './manage/webhook-routes';
@@ -19,7 +21,7 @@ import { signInRoutes } from './sign-in-routes';
 import { registerViews } from './views';
 
 /**
- * The hosted site (DESIGN.md §7): sign-in with optional two-factor codes, Manage >
+ * The hosted site (DESIGN.md §7): sign-in with optional two-factor codes, device approval, Manage >
  * APIs & Connectors for family managers, and the super-admin area. Server-rendered
  * pages that need no JavaScript. Provides the `site-session` auth strategy to any plugin
  * registered after it, whose routes that use it must go through withCsrfCheck() (csrf.ts):
@@ -47,6 +49,8 @@ export const sitePlugin: Plugin<SiteOptions> = {
             ...assetRoutes(),
             ...signInRoutes(options, sessionCookies),
             ...accountRoutes(options),
+            ...deviceRoutes(options),
+            ...connectedDeviceRoutes(options),
             ...apiAccessRoutes(options),
             ...keyRoutes(options),
             ...webhookRoutes(options),

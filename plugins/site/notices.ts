@@ -16,13 +16,15 @@ const notices = {
     'family-suspended': 'The family\'s API is suspended. Every key is refused with family_suspended.',
     'family-already-suspended': 'The family\'s API was already suspended: that suspension stands, with its time and reason below. To give another reason, unsuspend it, then suspend it again.',
     'family-unsuspended': 'The family\'s API is no longer suspended.',
-    'family-not-suspended': 'The family\'s API was not suspended (lifted already?): nothing changed.'
+    'family-not-suspended': 'The family\'s API was not suspended (lifted already?): nothing changed.',
+    'device-disconnected': 'The device is disconnected. Its access is refused from its next request.',
+    'device-already-disconnected': 'The device was disconnected already: nothing changed.'
 } as const;
 
 export type Notice = keyof typeof notices;
 
 /** Notices of something that did not happen (it had been done already), shown as information, not as a success. */
-const nothingDone: ReadonlySet<Notice> = new Set(['family-already-suspended', 'family-not-suspended']);
+const nothingDone: ReadonlySet<Notice> = new Set(['family-already-suspended', 'family-not-suspended', 'device-already-disconnected']);
 
 export function noticeOf(name: unknown): { text: string; kind: 'success' | 'info' } | undefined {
 

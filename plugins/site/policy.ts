@@ -3,7 +3,7 @@ import Joi from 'joi';
 import { policyFile } from '../../gateway/policies/policy-file';
 import { windowSchema, type RateLimitWindow } from '../../gateway/policies/schema-parts';
 
-/** policies/site.yaml: sign-in throttling and session lifetimes of the hosted site. */
+/** policies/site.yaml: sign-in and device-code throttling and session lifetimes of the hosted site. */
 export interface SitePolicy {
     sign_in_throttle: {
         per_account_and_address: { free_failures: number; first_delay_seconds: number; max_delay_seconds: number; window_seconds: number };
@@ -13,6 +13,10 @@ export interface SitePolicy {
     sessions: {
         lifetime_hours: number;
         two_factor_minutes: number;
+    };
+    device_code_entry: {
+        per_account: RateLimitWindow;
+        per_ip: RateLimitWindow;
     };
 }
 
@@ -39,6 +43,10 @@ export const sitePolicyFile = policyFile({
         sessions: Joi.object<SitePolicy['sessions'], true>({
             lifetime_hours: Joi.number().integer().min(1).max(24 * 30).required(),
             two_factor_minutes: Joi.number().integer().min(1).max(60).required()
+        }).required(),
+        device_code_entry: Joi.object<SitePolicy['device_code_entry'], true>({
+            per_account: windowSchema.required(),
+            per_ip: windowSchema.required()
         }).required()
     })
 });

@@ -7,7 +7,7 @@ export const managerPage: RouteOptions['auth'] = { strategy: 'site-session', acc
 export const superAdminPage: RouteOptions['auth'] = { strategy: 'site-session', access: { scope: ['super-admin'] } };
 
 /** Areas behind sign-in; `/manage` and `/admin` also need a role. */
-const signedInAreas = ['/account', '/manage', '/admin'];
+const signedInAreas = ['/account', '/device', '/manage', '/admin'];
 const roleAreas = ['/manage', '/admin'];
 
 const under = (path: string, area: string) => path === area || path.startsWith(`${area}/`);

@@ -20,9 +20,9 @@ export function accountSubject(email: string): string {
 }
 
 // A rule of limit 0 admits nothing, so the store counts nothing and answers the count so far; one of no reachable
-// limit always counts.
-const reading = (rule: RateLimitRule): RateLimitRule => ({ ...rule, limit: 0 });
-const counting = (rule: RateLimitRule): RateLimitRule => ({ ...rule, limit: Number.MAX_SAFE_INTEGER });
+// limit always counts. The device-code throttle reads and counts the same way.
+export const reading = (rule: RateLimitRule): RateLimitRule => ({ ...rule, limit: 0 });
+export const counting = (rule: RateLimitRule): RateLimitRule => ({ ...rule, limit: Number.MAX_SAFE_INTEGER });
 
 /**
  * The failures an attempt counts against: its account and address together (which the delays follow), its

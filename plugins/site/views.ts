@@ -31,7 +31,7 @@ function handlebars(): typeof Handlebars {
     return engine;
 }
 
-const sections: [prefix: string, section: string][] = [['/manage', 'manage'], ['/admin/audit', 'audit'], ['/admin', 'admin'], ['/account', 'account']];
+const sections: [prefix: string, section: string][] = [['/manage', 'manage'], ['/admin/audit', 'audit'], ['/admin', 'admin'], ['/account/devices', 'devices'], ['/account', 'account']];
 
 /** What every page's layout needs: who is signed in, the CSRF token, a form token, a notice after a redirect. */
 function layoutContext(request: Request): Record<string, unknown> {

@@ -13,6 +13,7 @@ import { chromiumAvailable, launchChromium } from '../helpers/chromium';
 import { testServer } from '../helpers/server';
 import { scriptedResolver } from '../plugins/webhooks/helpers/setup';
 import { appCode, siteAccount } from '../plugins/site/client';
+import { deviceAsking, poll, stillConnected } from '../plugins/site/device-client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -161,6 +162,48 @@ describe('hosted site in Chromium', { skip: !chromiumAvailable, timeout: 120_000
         await page.fill('input[name="code"]', appCode(secret!, 1));
         await page.click('button:has-text("Verify")');
         await page.waitForURL(`${base}/manage/apis`);
+        await page.context().close();
+    });
+
+    it('connects a device through /device after signing in, showing its hostile name as text, and disconnects it from the account page', async () => {
+
+        const family = await createFamily(server.app.services.accounts, { name: 'Device browser family', plan: 'family' });
+        const member = await siteAccount(server, { role: 'member', familyLongId: family.family_long_id });
+        const deviceName = '"><img src=x onerror=alert(1)> \u202Eexe.lla';
+        const asked = await deviceAsking(server, deviceName);
+
+        const page = await newPage();
+        const dialogs: string[] = [];
+        page.on('dialog', (dialog) => dialogs.push(dialog.message()));
+        const link = new URL(asked.verification_uri_complete);
+        await page.goto(`${base}${link.pathname}${link.search}`);
+        expect(new URL(page.url()).pathname).to.equal('/login');
+        await page.fill('input[name="email"]', member.email);
+        await page.fill('input[name="password"]', member.password);
+        await page.click('button:has-text("Sign in")');
+        await page.waitForURL(`${base}/device?user_code=${asked.user_code}`);
+
+        expect(await page.textContent('h1 .device-name')).to.equal(deviceName);
+        expect(await page.locator('img').count()).to.equal(0);
+        expect(await page.isVisible('text=Approve only a code you started yourself')).to.be.true();
+        const [approve, deny] = [await page.locator('button:has-text("Approve")').boundingBox(), await page.locator('button:has-text("Deny")').boundingBox()];
+        expect([deny!.width, deny!.height]).to.equal([approve!.width, approve!.height]);
+        await screenshot(page, 'device-approval');
+        expect((await poll(server, asked.device_code)).body.error).to.equal('authorization_pending');
+
+        await page.click('button:has-text("Approve")');
+        await page.waitForSelector('text=Return to your device');
+        const tokens = await poll(server, asked.device_code);
+        expect(tokens.statusCode).to.equal(200);
+        expect(await stillConnected(server, tokens.body.access_token)).to.be.true();
+
+        await page.click('a:has-text("Connected devices")');
+        expect(await page.textContent('td .device-name')).to.equal(deviceName);
+        await screenshot(page, 'account-devices');
+        await page.click('button:has-text("Disconnect")');
+        await page.waitForSelector('text=The device is disconnected.');
+        expect(await stillConnected(server, tokens.body.access_token)).to.be.false();
+        expect(dialogs).to.equal([]);
         await page.context().close();
     });
 

@@ -2,6 +2,7 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Boom from '@hapi/boom';
 import Joi from 'joi';
 
+import { listDeviceGrants } from '../../../lib/accounts/devices';
 import { suspenderName, suspendFamily, unsuspendFamily } from '../../../lib/accounts/families';
 import { siteUser } from '../credentials';
 import type { SiteContext } from '../context';
@@ -75,6 +76,8 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
             keys,
             webhooksAvailable: hasWebhooks(request),
             webhooks: hasWebhooks(request) ? (await webhookServices(request).listEndpoints(family.family_long_id)).map(endpointRow) : undefined,
+            devices: await listDeviceGrants(context.accounts, { familyLongId: family.family_long_id }),
+            devicesBase: `/admin/apis/families/${family.family_long_id}/devices`,
             ...extra
         }).code(statusCode);
     }

@@ -1,6 +1,7 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
+import { listDeviceGrants } from '../../../lib/accounts/devices';
 import { disableApi, enableApi } from '../../../lib/accounts/families';
 import { ownFamilyId } from '../credentials';
 import type { SiteContext } from '../context';
@@ -18,6 +19,7 @@ export function apiAccessRoutes(context: SiteContext): ServerRoute[] {
         ...await apiOverview(context, ownFamilyId(request)),
         webhooksAvailable: hasWebhooks(request),
         webhooks: hasWebhooks(request) ? (await webhookServices(request).listEndpoints(ownFamilyId(request))).map(endpointRow) : undefined,
+        devices: await listDeviceGrants(context.accounts, { familyLongId: ownFamilyId(request) }),
         error: error?.message
     }).code(error?.statusCode ?? 200);
 

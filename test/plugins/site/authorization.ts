@@ -153,6 +153,16 @@ describe('assertPagesSignedIn()', () => {
         expect(() => assertPagesSignedIn(server)).to.throw(/GET \/manage\/open must require auth strategy 'site-session'/);
     });
 
+    it('refuses a device approval page that does not require a full session', async () => {
+
+        const server = siteSessionServer({
+            method: 'POST',
+            path: '/device/approve',
+            options: { auth: { strategy: 'site-session', mode: 'try' }, handler }
+        });
+        expect(() => assertPagesSignedIn(server)).to.throw(/POST \/device\/approve must require auth strategy 'site-session'/);
+    });
+
     it('refuses a page under /admin that any signed-in user could open', async () => {
 
         const server = siteSessionServer({ method: 'POST', path: '/admin/thing', options: { auth: { strategy: 'site-session' }, handler } });

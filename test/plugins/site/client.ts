@@ -9,7 +9,7 @@ import type { User } from '../../../models/user';
 export type Form = Record<string, string | string[]>;
 
 /** A test address of its own per client, so sign-in throttling per address never spills between tests. */
-function randomAddress(): string {
+export function randomAddress(): string {
 
     const bytes = Crypto.randomBytes(3);
     return `10.${bytes[0]}.${bytes[1]}.${bytes[2]}`;

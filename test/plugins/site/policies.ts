@@ -11,7 +11,7 @@ const { describe, it } = lab;
 
 describe('loadServicePolicies(): site.yaml', () => {
 
-    it('loads the shipped sign-in throttling and session lifetimes', () => {
+    it('loads the shipped sign-in and device-code throttling and session lifetimes', () => {
 
         const { site } = loadServicePolicies(Path.join(projectRoot, 'policies'));
         expect(site).to.equal({
@@ -20,7 +20,8 @@ describe('loadServicePolicies(): site.yaml', () => {
                 per_account: { limit: 10, window_seconds: 900 },
                 per_ip: { limit: 100, window_seconds: 900 }
             },
-            sessions: { lifetime_hours: 12, two_factor_minutes: 5 }
+            sessions: { lifetime_hours: 12, two_factor_minutes: 5 },
+            device_code_entry: { per_account: { limit: 5, window_seconds: 900 }, per_ip: { limit: 20, window_seconds: 900 } }
         });
         expect(policyFileNames).to.include('site.yaml');
     });

@@ -14,7 +14,8 @@ const policy: SitePolicy = {
         per_account: { limit: 100, window_seconds: 86_400 },
         per_ip: { limit: 100, window_seconds: 86_400 }
     },
-    sessions: { lifetime_hours: 12, two_factor_minutes: 5 }
+    sessions: { lifetime_hours: 12, two_factor_minutes: 5 },
+    device_code_entry: { per_account: { limit: 5, window_seconds: 900 }, per_ip: { limit: 20, window_seconds: 900 } }
 };
 
 // A day's start: every window of the test (1 to 8 s, a day) starts there, so each wait ends where the test expects.
