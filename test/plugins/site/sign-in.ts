@@ -25,7 +25,7 @@ describe('sign-in', () => {
         const policiesDir = copyPolicies();
         const site = Path.join(policiesDir, 'site.yaml');
         const shipped = Fs.readFileSync(site, 'utf8');
-        expect(shipped.match(/window_seconds: 900\b/g)).to.have.length(3);
+        expect(shipped.match(/window_seconds: 900\b/g)).to.have.length(5);
         Fs.writeFileSync(site, shipped.replace('limit: 10', 'limit: 4').replace('limit: 100', 'limit: 6').replace(/window_seconds: 900\b/g, 'window_seconds: 86400')
             .replace('free_failures: 5', 'free_failures: 3').replace('first_delay_seconds: 1', 'first_delay_seconds: 3600').replace('max_delay_seconds: 900', 'max_delay_seconds: 86400'));
         server = await testServer({ policiesDir });
