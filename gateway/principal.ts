@@ -1,5 +1,7 @@
 import type { Request } from '@hapi/hapi';
 
+import type { Family } from '../models/family';
+
 /** Whom a request speaks for: an API key acts on its own, a user through a token of theirs. */
 export interface PrincipalIdentity {
     kind: 'key' | 'user';
@@ -71,6 +73,19 @@ export interface Principal {
         family: RateLimitSubject;
         /** Counted against a preset's per_user limits, when it has them: all the user's devices together. */
         user?: RateLimitSubject;
+    };
+}
+
+/** What a principal carries of its family, read from the family's row: the same for every auth scheme. */
+export function principalFamily(family: Family): PrincipalFamily {
+
+    return {
+        familyLongId: family.family_long_id,
+        name: family.name,
+        plan: family.plan,
+        apiEnabled: family.api_enabled,
+        apiResources: family.api_resources,
+        suspended: Boolean(family.api_suspended_at)
     };
 }
 

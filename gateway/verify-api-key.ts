@@ -9,7 +9,7 @@ import type { AuthScheme, Verify } from './auth-scheme';
 import { bearerToken } from './bearer-token';
 import { KeyCache, keyCacheMaxAgeMinutes } from './key-cache';
 import type { LastUsedTracker } from './last-used';
-import type { Principal } from './principal';
+import { principalFamily, type Principal } from './principal';
 
 export interface ApiKeySchemeOptions {
     models: Models;
@@ -57,14 +57,7 @@ async function loadPrincipal(models: Models, hash: string): Promise<Principal | 
     return {
         who: { kind: 'key', id: key.id },
         credentialName: 'API key',
-        family: {
-            familyLongId: family.family_long_id,
-            name: family.name,
-            plan: family.plan,
-            apiEnabled: family.api_enabled,
-            apiResources: family.api_resources,
-            suspended: Boolean(family.api_suspended_at)
-        },
+        family: principalFamily(family),
         scopes: { resources: key.resource_scopes, operations: key.operation_scopes, legacyOperationsOnly: key.predates_write_scopes },
         rateLimitSubjects: { own: { policy: 'key', subject: key.id }, family: { policy: 'family', subject: family.family_long_id } }
     };

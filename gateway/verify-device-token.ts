@@ -7,7 +7,7 @@ import type { AuthEpoch } from './auth-epoch';
 import type { AuthScheme, Verify } from './auth-scheme';
 import { bearerToken } from './bearer-token';
 import { KeyCache, keyCacheMaxAgeMinutes } from './key-cache';
-import type { Principal } from './principal';
+import { principalFamily, type Principal } from './principal';
 
 export interface DeviceTokenSchemeOptions {
     models: Models;
@@ -61,14 +61,7 @@ async function loadPrincipal(models: Models, hash: string, now: Date): Promise<P
     return {
         who: { kind: 'user', id: user.id },
         credentialName: 'device token',
-        family: {
-            familyLongId: family.family_long_id,
-            name: family.name,
-            plan: family.plan,
-            apiEnabled: family.api_enabled,
-            apiResources: family.api_resources,
-            suspended: Boolean(family.api_suspended_at)
-        },
+        family: principalFamily(family),
         // A device reaches no resource of the family API: its scopes are the messaging ones (`device.scopes`).
         scopes: { resources: [], operations: [], legacyOperationsOnly: false },
         user: { id: user.id, email: user.email, disabled: Boolean(user.disabled_at) },
