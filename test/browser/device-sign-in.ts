@@ -6,10 +6,7 @@ import type { Browser } from 'playwright-core';
 
 import { createFamily } from '../../lib/accounts/families';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium';
-import { desktopClient } from '../helpers/devices';
-import { editPolicyFile } from '../helpers/policy-files';
-import { freePort } from '../helpers/ports';
-import { copyPolicies, testServer } from '../helpers/server';
+import { desktopClient, oauthClientServer } from '../helpers/devices';
 import { siteAccount } from '../plugins/site/client';
 
 export const lab = Lab.script();
@@ -28,15 +25,7 @@ describe('connecting a device through /device in Chromium, with openid-client', 
 
     before(async () => {
 
-        // Polling every second instead of 5 (the library waits the interval); other tests' requests from 127.0.0.1 may
-        // count in the OAuth endpoints' window in Redis: their limit is out of the way.
-        const policiesDir = copyPolicies();
-        editPolicyFile(policiesDir, 'messaging.yaml', 'interval_seconds: 5', 'interval_seconds: 1');
-        editPolicyFile(policiesDir, 'messaging.yaml', 'limit: 60', 'limit: 1000000');
-        const port = await freePort();
-        baseUrl = `http://127.0.0.1:${port}`;
-        server = await testServer({ policiesDir, env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: baseUrl } });
-        await server.start();
+        ({ server, baseUrl } = await oauthClientServer());
         browser = await launchChromium();
     });
 

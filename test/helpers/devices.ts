@@ -5,6 +5,9 @@ import { approveDeviceRequest } from '../../lib/accounts/devices';
 import { createFamily } from '../../lib/accounts/families';
 import { recordId } from '../../lib/ids';
 import type { User } from '../../models/user';
+import { editPolicyFile } from './policy-files';
+import { freePort } from './ports';
+import { copyPolicies, testServer } from './server';
 
 /** A family of its own with one member (no password: these tests never sign in through the site). */
 export async function familyMember(server: Server, options: { plan?: string; role?: 'manager' | 'member' } = {}): Promise<User> {
@@ -55,4 +58,21 @@ export async function connectedDevice(server: Server, user: User, fields: Record
 export function getMe(server: Server, accessToken: string): Promise<ServerInjectResponse> {
 
     return server.inject({ method: 'GET', url: '/messaging/v1/me', headers: { authorization: `Bearer ${accessToken}` } });
+}
+
+/**
+ * A started server for a standard OAuth client over real HTTP: its issuer is its own address, it asks for a poll
+ * every second instead of 5 (the library waits the interval), and the OAuth endpoints' limit per address is out
+ * of the way (other tests' requests from 127.0.0.1 may count in the same window in Redis).
+ */
+export async function oauthClientServer(): Promise<{ server: Server; baseUrl: string }> {
+
+    const policiesDir = copyPolicies();
+    editPolicyFile(policiesDir, 'messaging.yaml', 'interval_seconds: 5', 'interval_seconds: 1');
+    editPolicyFile(policiesDir, 'messaging.yaml', 'limit: 60', 'limit: 1000000');
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const server = await testServer({ policiesDir, env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: baseUrl } });
+    await server.start();
+    return { server, baseUrl };
 }

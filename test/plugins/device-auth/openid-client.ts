@@ -4,10 +4,7 @@ import type { Server } from '@hapi/hapi';
 import * as client from 'openid-client';
 
 import { approveDeviceRequest, denyDeviceRequest } from '../../../lib/accounts/devices';
-import { desktopClient, familyMember } from '../../helpers/devices';
-import { editPolicyFile } from '../../helpers/policy-files';
-import { freePort } from '../../helpers/ports';
-import { copyPolicies, testServer } from '../../helpers/server';
+import { desktopClient, familyMember, oauthClientServer } from '../../helpers/devices';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -26,15 +23,7 @@ describe('connecting a device with openid-client', () => {
 
     before(async () => {
 
-        // Polling every second instead of 5: the library waits the interval between polls. Other tests' requests from
-        // 127.0.0.1 may count in the same window (in Redis): the endpoints' rate limit is out of the way.
-        const policiesDir = copyPolicies();
-        editPolicyFile(policiesDir, 'messaging.yaml', 'interval_seconds: 5', 'interval_seconds: 1');
-        editPolicyFile(policiesDir, 'messaging.yaml', 'limit: 60', 'limit: 1000000');
-        const port = await freePort();
-        baseUrl = `http://127.0.0.1:${port}`;
-        server = await testServer({ policiesDir, env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: baseUrl } });
-        await server.start();
+        ({ server, baseUrl } = await oauthClientServer());
 
         // Every answer the client gets, to check what it never receives.
         const recordingFetch: typeof fetch = async (...args) => {
