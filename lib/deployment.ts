@@ -44,6 +44,7 @@ import { webhooksPlugin } from '../plugins/webhooks';
 import { webhooksPolicyFile } from '../plugins/webhooks/policy';
 import { messagingPolicyFile } from './accounts/messaging-policy';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './change-bus';
+import type { MessagingBatch, MessagingBus } from './messaging/changes';
 import { decorateClientAddress } from './client-address';
 import { versionAnswers, type VersionAnswers } from './api-versions';
 import { answerClientErrors } from './client-errors';
@@ -256,6 +257,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     const authEpoch: AuthEpoch = redis ? new RedisAuthEpoch(redis, config.redisPrefix, log, redisOutage!) : new LocalAuthEpoch(Path.join(config.dataDir, 'epoch', 'auth-epoch'));
     const rateLimits = redis ? new RedisRateLimitStore(redis, config.redisPrefix, redisOutage!) : new MemoryRateLimitStore();
     const changeBus: ChangeBus = redis ? new RedisChangeBus(redis, config.redisPrefix, log) : new LocalChangeBus(log);
+    const messagingBus: MessagingBus = redis ? new RedisChangeBus<MessagingBatch>(redis, config.redisPrefix, log, 'messaging-changes') : new LocalChangeBus<MessagingBatch>(log);
     const policyStore = PolicyStore.open(config.policiesDir, log, policyFiles);
     const follow = (store: Pick<WatchedFiles<unknown>, 'watch' | 'reloadOnSighup'>) => {
 
@@ -278,7 +280,8 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         accounts: {
             models, transaction, policies: () => policyStore.current(), authEpoch, pepper,
             deviceTokenKeys: { hash: derivedKey(master, 'device-token-hash'), rotation: derivedKey(master, 'device-token-rotation') }
-        }
+        },
+        messaging: { models, transaction, bus: messagingBus, policyStore }
     };
 
     const server = Hapi.server({
@@ -334,6 +337,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
         policyStore.close();
         await rateLimits.close();
         await changeBus.close();
+        await messagingBus.close();
         await authEpoch.close();
         if (redis) {
             await closeRedis(redis);

@@ -10,6 +10,7 @@ import type { ChangeBus } from './change-bus';
 import type { Config } from './config';
 import type { RunInTransaction } from './database';
 import type { Log } from './logger';
+import type { MessagingContext } from './messaging/context';
 import type { RedisClient } from './redis';
 import type { RedisOutage } from './redis-outage';
 
@@ -32,6 +33,8 @@ export interface Services {
     changeBus: ChangeBus;
     /** The context of the account services (families, users, API keys). */
     accounts: AccountsContext;
+    /** The context of the messaging services: the site's /messages pages and the messaging API share it (and its bus of messaging changes). */
+    messaging: MessagingContext;
 }
 
 declare module '@hapi/hapi' {

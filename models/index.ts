@@ -3,11 +3,17 @@ import type { Sequelize } from 'sequelize';
 import { ApiKey } from './api-key';
 import { AuditEvent } from './audit-event';
 import { ChangeEvent } from './change-event';
+import { Conversation } from './conversation';
+import { ConversationMember } from './conversation-member';
 import { DeviceGrant } from './device-grant';
 import { DeviceRequest } from './device-request';
 import { DeviceToken } from './device-token';
 import { Family } from './family';
 import { IdempotencyKey } from './idempotency-key';
+import { Message } from './message';
+import { MessagingChange } from './messaging-change';
+import { MessagingConflict } from './messaging-conflict';
+import { MessagingIdempotencyKey } from './messaging-idempotency-key';
 import { defineResourceModel, type ResourceModel } from './resource-record';
 import { resources, resourceNames, type ResourceName } from './resources';
 import { ServiceSetting } from './service-setting';
@@ -15,6 +21,7 @@ import { SiteFormToken } from './site-form-token';
 import { SiteSession } from './site-session';
 import { UsageCounter } from './usage-counter';
 import { User } from './user';
+import { UserBlock } from './user-block';
 import { WebhookAttempt } from './webhook-attempt';
 import { WebhookDelivery } from './webhook-delivery';
 import { WebhookEndpoint } from './webhook-endpoint';
@@ -36,6 +43,13 @@ export interface Models {
     WebhookEndpoint: typeof WebhookEndpoint;
     WebhookDelivery: typeof WebhookDelivery;
     WebhookAttempt: typeof WebhookAttempt;
+    Conversation: typeof Conversation;
+    ConversationMember: typeof ConversationMember;
+    Message: typeof Message;
+    UserBlock: typeof UserBlock;
+    MessagingChange: typeof MessagingChange;
+    MessagingConflict: typeof MessagingConflict;
+    MessagingIdempotencyKey: typeof MessagingIdempotencyKey;
     /** One model per resource of the family API. */
     records: Record<ResourceName, ResourceModel>;
 }
@@ -64,10 +78,17 @@ export function defineModels(sequelize: Sequelize): Models {
         WebhookEndpoint: WebhookEndpoint.define(sequelize),
         WebhookDelivery: WebhookDelivery.define(sequelize),
         WebhookAttempt: WebhookAttempt.define(sequelize),
+        Conversation: Conversation.define(sequelize),
+        ConversationMember: ConversationMember.define(sequelize),
+        Message: Message.define(sequelize),
+        UserBlock: UserBlock.define(sequelize),
+        MessagingChange: MessagingChange.define(sequelize),
+        MessagingConflict: MessagingConflict.define(sequelize),
+        MessagingIdempotencyKey: MessagingIdempotencyKey.define(sequelize),
         records
     };
 }
 
-export { ApiKey, AuditEvent, ChangeEvent, DeviceGrant, DeviceRequest, DeviceToken, Family, IdempotencyKey, ServiceSetting, SiteFormToken, SiteSession, UsageCounter, User,
-    WebhookAttempt, WebhookDelivery, WebhookEndpoint };
+export { ApiKey, AuditEvent, ChangeEvent, Conversation, ConversationMember, DeviceGrant, DeviceRequest, DeviceToken, Family, IdempotencyKey, Message, MessagingChange,
+    MessagingConflict, MessagingIdempotencyKey, ServiceSetting, SiteFormToken, SiteSession, UsageCounter, User, UserBlock, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export type { ResourceModel };

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 
 import { policyFile } from '../../gateway/policies/policy-file';
-import { namedList, uniqueStrings, windowSchema, type RateLimitWindow } from '../../gateway/policies/schema-parts';
+import { cronExpression, namedList, uniqueStrings, windowSchema, type RateLimitWindow } from '../../gateway/policies/schema-parts';
 
 export interface DeviceClientPolicy {
     /** The OAuth client_id. */
@@ -21,6 +21,14 @@ export interface MessagingPolicy {
     device_codes: { lifetime_seconds: number; interval_seconds: number; slow_down_seconds: number };
     endpoint_rate_limit: { per_address: RateLimitWindow };
     tokens: { access_minutes: number; refresh_idle_days: number; refresh_max_age_days: number; reuse_grace_seconds: number };
+    conversations: {
+        message_max_characters: number;
+        group_title_max_characters: number;
+        group_max_members: number;
+        page_size: number;
+        max_page_size: number;
+    };
+    changes: { retention_days: number; cleanup_schedule: string; sync_page_size: number };
 }
 
 declare module '../../gateway/policies/policy-file' {
@@ -77,6 +85,18 @@ export const messagingPolicyFile = policyFile({
             refresh_idle_days: Joi.number().integer().min(1).max(365).required(),
             refresh_max_age_days: Joi.number().integer().min(Joi.ref('refresh_idle_days')).max(3650).required(),
             reuse_grace_seconds: Joi.number().integer().min(0).max(300).required()
+        }).required(),
+        conversations: Joi.object<MessagingPolicy['conversations'], true>({
+            message_max_characters: Joi.number().integer().min(1).max(100000).required(),
+            group_title_max_characters: Joi.number().integer().min(1).max(1000).required(),
+            group_max_members: Joi.number().integer().min(2).max(10000).required(),
+            page_size: Joi.number().integer().min(1).max(Joi.ref('max_page_size')).required(),
+            max_page_size: Joi.number().integer().min(1).max(1000).required()
+        }).required(),
+        changes: Joi.object<MessagingPolicy['changes'], true>({
+            retention_days: Joi.number().integer().min(1).max(3650).required(),
+            cleanup_schedule: cronExpression.required(),
+            sync_page_size: Joi.number().integer().min(10).max(5000).required()
         }).required()
     }).custom(clientScopesDeclared).messages({
         'scopes.undeclared': 'client "{#client}" names scopes not declared under scopes: {#unknown}',

@@ -28,7 +28,7 @@ export function changeEventData(event: ChangeEvent): ChangeEventData {
 }
 
 /** The change events one transaction committed: one family's, in id order. */
-export interface ChangeBatch {
+export interface ChangeBatch<Event = ChangeEventData> {
     family_long_id: string;
     /**
      * The family's latest event id before these, 0 when it had none: a reader that has
@@ -36,24 +36,24 @@ export interface ChangeBatch {
      * cross on the way) and reads the change log to catch up.
      */
     previous_id: number;
-    events: ChangeEventData[];
+    events: Event[];
 }
 
-export type ChangeListener = (batch: ChangeBatch) => void;
+export type ChangeListener<Batch = ChangeBatch> = (batch: Batch) => void;
 
 /**
  * Announces committed change events to whoever listens in this process, and with
  * Redis in every instance: live delivery without polling the change log, which
  * stays the source of truth (a listener that may have missed batches reads it).
  */
-export interface ChangeBus {
+export interface ChangeBus<Batch = ChangeBatch> {
     /** Never throws and never waits: the events are committed whatever happens to the announcement. */
-    publish(batch: ChangeBatch): void;
+    publish(batch: Batch): void;
     /**
      * Resolves once every batch published from then on will reach `listener`, with
      * the function that stops it. `onMissed`: batches may have been lost (a dropped connection).
      */
-    subscribe(listener: ChangeListener, onMissed?: () => void): Promise<() => void>;
+    subscribe(listener: ChangeListener<Batch>, onMissed?: () => void): Promise<() => void>;
     /** Whether a batch published now would reach this process's listeners: false while its connection to Redis is down. */
     listening(): boolean;
     /** Listeners in this process (tests check that closed streams leave none behind). */
@@ -61,18 +61,18 @@ export interface ChangeBus {
     close(): Promise<void>;
 }
 
-interface Subscription {
-    listener: ChangeListener;
+interface Subscription<Batch> {
+    listener: ChangeListener<Batch>;
     onMissed?: () => void;
 }
 
 /** The listeners of one process, which both buses deliver to; one failing listener does not stop the others. */
-export class ChangeListeners {
-    private readonly subscriptions = new Set<Subscription>();
+export class ChangeListeners<Batch = ChangeBatch> {
+    private readonly subscriptions = new Set<Subscription<Batch>>();
 
     constructor(private readonly log: Log) {}
 
-    add(listener: ChangeListener, onMissed?: () => void): () => void {
+    add(listener: ChangeListener<Batch>, onMissed?: () => void): () => void {
 
         const subscription = { listener, onMissed };
         this.subscriptions.add(subscription);
@@ -84,7 +84,7 @@ export class ChangeListeners {
         return this.subscriptions.size;
     }
 
-    deliver(batch: ChangeBatch): void {
+    deliver(batch: Batch): void {
 
         this.each((subscription) => subscription.listener(batch));
     }
@@ -94,7 +94,7 @@ export class ChangeListeners {
         this.each((subscription) => subscription.onMissed?.());
     }
 
-    private each(call: (subscription: Subscription) => void): void {
+    private each(call: (subscription: Subscription<Batch>) => void): void {
 
         for (const subscription of this.subscriptions) {
             try {

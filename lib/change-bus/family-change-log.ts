@@ -18,24 +18,30 @@ export interface FamilyChangeLogContext {
 }
 
 /**
- * Opens the change log of one family's write transaction; call it first in the transaction.
- *
- * It takes the family's write turn (the family row, locked until the transaction ends):
- * on PostgreSQL two transactions could otherwise commit in the other order than they drew
- * their event ids, and a stream that had sent the later id would never send the earlier
- * one, nor would a client resuming after it. Taken first, before any record is locked, it
- * cannot deadlock with another write. SQLite has one writer at a time already (a write
- * transaction begins IMMEDIATE), and no row locks: there it reads nothing.
- *
- * Once the transaction commits, the events it recorded are published on the change bus
- * as one batch.
+ * Takes the family's write turn (the family row, locked until the transaction ends); call it
+ * first in a transaction that writes to a change log. On PostgreSQL two transactions could
+ * otherwise commit in the other order than they drew their event ids, and a stream that had
+ * sent the later id would never send the earlier one, nor would a client resuming after it.
+ * Taken first, before any record is locked, it cannot deadlock with another write. SQLite has
+ * one writer at a time already (a write transaction begins IMMEDIATE), and no row locks: there
+ * it reads nothing.
+ */
+export async function takeFamilyWriteTurn(models: Models, familyLongId: string, transaction: Transaction): Promise<void> {
+
+    if (models.Family.sequelize!.getDialect() === 'postgres') {
+        await models.Family.findOne({ where: { family_long_id: familyLongId }, attributes: ['family_long_id'], transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
+    }
+}
+
+/**
+ * Opens the change log of one family's write transaction; call it first in the transaction (it
+ * takes the family's write turn). Once the transaction commits, the events it recorded are
+ * published on the change bus as one batch.
  */
 export async function openFamilyChangeLog(context: FamilyChangeLogContext, transaction: Transaction): Promise<FamilyChangeLog> {
 
     const { models, changeBus, familyLongId } = context;
-    if (models.Family.sequelize!.getDialect() === 'postgres') {
-        await models.Family.findOne({ where: { family_long_id: familyLongId }, attributes: ['family_long_id'], transaction, lock: transaction.LOCK.NO_KEY_UPDATE });
-    }
+    await takeFamilyWriteTurn(models, familyLongId, transaction);
 
     const events: ChangeEventData[] = [];
     let previousId: number | undefined;

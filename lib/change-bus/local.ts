@@ -2,20 +2,20 @@ import type { Log } from '../logger';
 import { ChangeListeners, type ChangeBatch, type ChangeBus, type ChangeListener } from './bus';
 
 /** One process (the embedded default): batches go straight to this process's listeners. */
-export class LocalChangeBus implements ChangeBus {
-    private readonly listeners: ChangeListeners;
+export class LocalChangeBus<Batch = ChangeBatch> implements ChangeBus<Batch> {
+    private readonly listeners: ChangeListeners<Batch>;
 
     constructor(log: Log) {
 
         this.listeners = new ChangeListeners(log);
     }
 
-    publish(batch: ChangeBatch): void {
+    publish(batch: Batch): void {
 
         this.listeners.deliver(batch);
     }
 
-    subscribe(listener: ChangeListener, onMissed?: () => void): Promise<() => void> {
+    subscribe(listener: ChangeListener<Batch>, onMissed?: () => void): Promise<() => void> {
 
         return Promise.resolve(this.listeners.add(listener, onMissed));
     }

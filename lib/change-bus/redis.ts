@@ -4,24 +4,25 @@ import { RedisChannel } from '../redis-channel';
 import { ChangeListeners, type ChangeBatch, type ChangeBus, type ChangeListener } from './bus';
 
 /**
- * Several instances: every batch goes through one Redis pub/sub channel, so an event
+ * Several instances: every batch goes through one Redis pub/sub channel (`changes` for the
+ * family API's change log, one of its own for each other log), so an event
  * committed through any instance reaches the listeners of all of them, this one's
  * included (one path for all, in one order per publishing instance).
  */
-export class RedisChangeBus implements ChangeBus {
-    private readonly listeners: ChangeListeners;
+export class RedisChangeBus<Batch extends { events: Array<{ id: number }> } = ChangeBatch> implements ChangeBus<Batch> {
+    private readonly listeners: ChangeListeners<Batch>;
     private readonly channel: RedisChannel;
 
-    constructor(client: RedisClient, prefix: string, private readonly log: Log) {
+    constructor(client: RedisClient, prefix: string, private readonly log: Log, channelName = 'changes') {
 
         this.listeners = new ChangeListeners(log);
-        this.channel = new RedisChannel(client, `${prefix}changes`, log, {
+        this.channel = new RedisChannel(client, `${prefix}${channelName}`, log, {
             message: (text) => this.received(text),
             reconnected: () => this.listeners.missed()
         });
     }
 
-    publish(batch: ChangeBatch): void {
+    publish(batch: Batch): void {
 
         this.channel.publish(JSON.stringify(batch)).catch((error: Error) => {
 
@@ -31,7 +32,7 @@ export class RedisChangeBus implements ChangeBus {
         });
     }
 
-    async subscribe(listener: ChangeListener, onMissed?: () => void): Promise<() => void> {
+    async subscribe(listener: ChangeListener<Batch>, onMissed?: () => void): Promise<() => void> {
 
         await this.channel.listen();
         return this.listeners.add(listener, onMissed);
@@ -54,9 +55,9 @@ export class RedisChangeBus implements ChangeBus {
 
     private received(text: string): void {
 
-        let batch: ChangeBatch;
+        let batch: Batch;
         try {
-            batch = JSON.parse(text) as ChangeBatch;
+            batch = JSON.parse(text) as Batch;
         }
         catch {
             this.log(['change-bus', 'error'], `ignored a message that is not JSON on ${this.channel.name}`);

@@ -26,6 +26,7 @@ export const errorCodes: Readonly<Record<ErrorCode, { status: number; when: stri
     invalid_token: { status: 401, when: 'Missing, malformed, unknown, expired or revoked device access token (with WWW-Authenticate: Bearer error="invalid_token"): refresh it, or connect the device again.' },
     account_disabled: { status: 403, when: 'The user the device token speaks for is disabled.' },
     token_scope: { status: 403, when: 'The device token lacks the scope the route needs.' },
+    blocked: { status: 403, when: 'A block stands between the two people of a direct conversation: neither may start it or write in it.' },
     unauthorized: { status: 401, when: 'Hosted site: not signed in.' },
     forbidden: { status: 403, when: 'Hosted site: signed in without the role.' },
     conflict: { status: 409, when: 'The change conflicts with the current state.' },
