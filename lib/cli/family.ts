@@ -133,7 +133,7 @@ export const familyCommands = commandGroup('family', {
     }),
     'suspend-messaging': command({
         usage: 'family suspend-messaging ID [--reason TEXT] [--json]',
-        description: 'Stops the family\'s messaging at once, on the site and for its devices (403 messaging_suspended),\non every running server; open message streams close. Its family API is left as it is.\nWhile Redis does not answer the suspension is still saved, and it says what that leaves to do (exit 3).\nThe reason is shown to the family (default "Suspended by an operator"). A family whose messaging is\nsuspended already stays so, since when, by whom and why it was (exit 0, "changed": false with --json):\nto give another reason, restore it, then suspend it again.',
+        description: 'Stops the family\'s messaging at once, on the site and for its devices (403 messaging_suspended from\ntheir next request), on every running server. Its family API and API keys are left as they are.\nWhile Redis does not answer the suspension is still saved, and it says what that leaves to do (exit 3).\nThe reason is shown to the family (default "Suspended by an operator"). A family whose messaging is\nsuspended already stays so, since when, by whom and why it was (exit 0, "changed": false with --json):\nto give another reason, restore it, then suspend it again.',
         options: { reason: { type: 'string' }, ...jsonOption },
         positionals: ['ID'],
         async run({ values, positionals: [id] }) {
