@@ -106,6 +106,9 @@ describe('Super-admin > a family\'s messaging and users, over HTTP', () => {
         expect(page.payload).to.not.contain('<script>alert(1)');
         expect(page.payload).to.contain(`action="${base}/messaging/restore"`);
 
+        const list = await admin.get(`/admin/apis?q=${family.familyLongId}`);
+        expect(list.payload).to.contain('<span class="badge badge-danger">Messaging suspended</span>');
+
         const refused = await getMe(server, accessToken);
         expect(refused.statusCode).to.equal(403);
         expect(refused.result).to.include({ code: 'messaging_suspended' });
