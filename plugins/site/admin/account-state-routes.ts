@@ -1,4 +1,4 @@
-import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import { restoreFamilyMessaging, suspenderName, suspendFamilyMessaging } from '../../../lib/accounts/families';
@@ -12,13 +12,14 @@ import { formAction, redirectWithNotice } from '../form-action';
 import { found, freeText, idParam, type Refusal } from '../forms';
 import { superAdminPage } from '../route-auth';
 
-type RefusedPage = (request: Request, h: ResponseToolkit, refusal: Refusal) => Promise<unknown>;
+/** The family's page again, saying why a form was refused. */
+type RefusedPage = (request: Request, h: ResponseToolkit, refusal: Refusal) => Promise<ResponseObject>;
 
 const familyId = { params: Joi.object({ id: idParam }) };
 const familyUser = { params: Joi.object({ id: idParam, userId: idParam }) };
 
 /** What a family's page shows of its account state: its messaging, and its users with whether each is disabled. */
-export async function accountState(models: Models, family: Family, viewer: string) {
+export async function familyAccountState(models: Models, family: Family, viewer: string) {
 
     const users = await models.User.findAll({ where: { family_long_id: family.family_long_id }, order: [['email', 'ASC']] });
     return {

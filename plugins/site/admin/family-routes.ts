@@ -14,7 +14,7 @@ import { superAdminPage } from '../route-auth';
 import { stackedBarChart } from '../usage-chart';
 import { familyUsage, usageTotals } from '../usage-report';
 import { endpointRow, hasWebhooks, manualAttempt, webhookServices } from '../webhooks';
-import { accountState, accountStateRoutes } from './account-state-routes';
+import { accountStateRoutes, familyAccountState } from './account-state-routes';
 
 const familyId = { params: Joi.object({ id: idParam }) };
 // The chart splits by this many keys; the rest are summed as "other keys".
@@ -79,7 +79,7 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
             webhooks: hasWebhooks(request) ? (await webhookServices(request).listEndpoints(family.family_long_id)).map(endpointRow) : undefined,
             devices: await listDeviceGrants(context.accounts, { familyLongId: family.family_long_id }),
             devicesBase: `/admin/apis/families/${family.family_long_id}/devices`,
-            ...await accountState(models, family, siteUser(request).id),
+            ...await familyAccountState(models, family, siteUser(request).id),
             ...extra
         }).code(statusCode);
     }
