@@ -133,5 +133,51 @@ describe('accountState() on the messaging route group', () => {
             await restoreFamilyMessaging(accounts, user.family_long_id!);
             expect(await onSecondWithinASecond(device.access_token, undefined)).to.be.true();
         });
+
+        it('tells a long-lived request on the second (as a stream is) within a second, and checking it again answers messaging_suspended', async () => {
+
+            // What a stream does: it waits, and when the auth epoch moves it checks its credential again (gateway/reverify.ts).
+            let listening!: () => void;
+            const waiting = new Promise<void>((resolve) => (listening = resolve));
+            second.route({
+                method: 'GET',
+                path: '/messaging/v1/held-open',
+                options: {
+                    auth: 'messaging',
+                    plugins: { gateway: { scope: 'profile' } },
+                    async handler(request) {
+
+                        let stop!: () => void;
+                        await new Promise<void>((moved) => {
+
+                            void second.app.services.authEpoch.subscribe(moved).then((unsubscribe) => {
+
+                                stop = unsubscribe;
+                                listening();
+                            });
+                        });
+                        stop();
+                        try {
+                            await second.plugins.gateway.reverify(request);
+                            return { still: 'admitted' };
+                        }
+                        catch (error) {
+                            return { closed: (error as { output: { payload: { code: string } } }).output.payload.code };
+                        }
+                    }
+                }
+            });
+
+            const user = await familyMember(server);
+            const device = await connectedDevice(server, user);
+            const held = second.inject({ method: 'GET', url: '/messaging/v1/held-open', headers: { authorization: `Bearer ${device.access_token}` } });
+            await waiting;
+
+            const suspendedAt = Date.now();
+            await suspendFamilyMessaging(server.app.services.accounts, user.family_long_id!, 'Under review', 'cli');
+            const answer = await held;
+            expect(answer.result).to.equal({ closed: 'messaging_suspended' });
+            expect(Date.now() - suspendedAt).to.be.below(1000);
+        });
     });
 });
