@@ -117,7 +117,7 @@ export async function suspendFamily(context: AccountsContext, id: string, reason
 
 /**
  * Stops the family's messaging at once, on the site and through the messaging API (its devices get
- * 403 messaging_suspended, open streams close), until restored; its family API is left as it is.
+ * 403 messaging_suspended from their next request, on every instance), until restored; its family API is left as it is.
  * As suspendFamily(): a suspension in force stands, with its reason, author and time (`changed` false).
  */
 export async function suspendFamilyMessaging(context: AccountsContext, id: string, reason: string, by: string): Promise<{ family: Family; changed: boolean }> {
@@ -129,6 +129,7 @@ export async function suspendFamilyMessaging(context: AccountsContext, id: strin
         { where: { family_long_id: family.family_long_id, messaging_suspended_at: null } }
     );
     await family.reload();
+    // Even when nothing changed, as suspendFamily().
     await context.authEpoch.bump();
 
     return { family, changed: updated > 0 };

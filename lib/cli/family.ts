@@ -40,22 +40,23 @@ export function printFamily(asJson: boolean | undefined, done: string, family: F
 
 /** What a suspension stops, as a command names it: `suspend` and `unsuspend` the API, `suspend-messaging` and `restore-messaging` messaging. */
 interface Suspension {
-    of: 'API' | 'messaging';
+    /** What the family "was" when it is suspended already. */
+    already: string;
     since: (family: Family) => Date | null;
     reason: (family: Family) => string | null;
     lift: string;
     again: string;
 }
 
-const apiSuspension: Suspension = { of: 'API', since: (family) => family.api_suspended_at, reason: (family) => family.api_suspension_reason, lift: 'unsuspend', again: 'suspend' };
-const messagingSuspension: Suspension = { of: 'messaging', since: (family) => family.messaging_suspended_at, reason: (family) => family.messaging_suspension_reason, lift: 'restore-messaging', again: 'suspend-messaging' };
+const apiSuspension: Suspension = { already: 'was already suspended', since: (family) => family.api_suspended_at, reason: (family) => family.api_suspension_reason, lift: 'unsuspend', again: 'suspend' };
+const messagingSuspension: Suspension = { already: 'had its messaging already suspended', since: (family) => family.messaging_suspended_at, reason: (family) => family.messaging_suspension_reason, lift: 'restore-messaging', again: 'suspend-messaging' };
 
 /** A suspension left as it was, its time, author and reason, with how to give another reason. */
 function printStandingSuspension(asJson: boolean | undefined, family: Family, suspender: string, suspension: Suspension): void {
 
     const id = family.family_long_id;
     printResult(asJson, { ...familyJson(family), changed: false }, () => [
-        `Family ${id} "${family.name}" ${suspension.of === 'API' ? 'was' : 'had its messaging'} already suspended since ${suspension.since(family)?.toISOString()} by ${suspender}: ${suspension.reason(family)}`,
+        `Family ${id} "${family.name}" ${suspension.already} since ${suspension.since(family)?.toISOString()} by ${suspender}: ${suspension.reason(family)}`,
         `  Nothing changed. To give another reason: family-records family ${suspension.lift} ${id}, then family-records family ${suspension.again} ${id} --reason TEXT`
     ]);
 }
