@@ -12,6 +12,7 @@ import type { RunInTransaction } from './database';
 import type { Log } from './logger';
 import type { RedisClient } from './redis';
 import type { RedisOutage } from './redis-outage';
+import type { UploadFiles } from './storage/upload-files';
 
 /** The shared pieces a deployment builds once: what plugins, the CLI and tests work with. */
 export interface Services {
@@ -30,6 +31,8 @@ export interface Services {
     usageMeter: UsageMeter;
     /** Committed change events, announced to the change stream and webhooks (with Redis, across instances). */
     changeBus: ChangeBus;
+    /** The bytes of resumable uploads (message attachments), in FILES_DIR: lib/messaging/uploads.ts releases them. */
+    uploadFiles: UploadFiles;
     /** The context of the account services (families, users, API keys). */
     accounts: AccountsContext;
 }

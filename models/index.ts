@@ -8,6 +8,7 @@ import { DeviceRequest } from './device-request';
 import { DeviceToken } from './device-token';
 import { Family } from './family';
 import { IdempotencyKey } from './idempotency-key';
+import { MessagingUpload } from './messaging-upload';
 import { defineResourceModel, type ResourceModel } from './resource-record';
 import { resources, resourceNames, type ResourceName } from './resources';
 import { ServiceSetting } from './service-setting';
@@ -28,6 +29,7 @@ export interface Models {
     DeviceToken: typeof DeviceToken;
     ChangeEvent: typeof ChangeEvent;
     IdempotencyKey: typeof IdempotencyKey;
+    MessagingUpload: typeof MessagingUpload;
     ServiceSetting: typeof ServiceSetting;
     SiteSession: typeof SiteSession;
     SiteFormToken: typeof SiteFormToken;
@@ -56,6 +58,7 @@ export function defineModels(sequelize: Sequelize): Models {
         DeviceToken: DeviceToken.define(sequelize),
         ChangeEvent: ChangeEvent.define(sequelize),
         IdempotencyKey: IdempotencyKey.define(sequelize),
+        MessagingUpload: MessagingUpload.define(sequelize),
         ServiceSetting: ServiceSetting.define(sequelize),
         SiteSession: SiteSession.define(sequelize),
         SiteFormToken: SiteFormToken.define(sequelize),
@@ -68,6 +71,6 @@ export function defineModels(sequelize: Sequelize): Models {
     };
 }
 
-export { ApiKey, AuditEvent, ChangeEvent, DeviceGrant, DeviceRequest, DeviceToken, Family, IdempotencyKey, ServiceSetting, SiteFormToken, SiteSession, UsageCounter, User,
-    WebhookAttempt, WebhookDelivery, WebhookEndpoint };
+export { ApiKey, AuditEvent, ChangeEvent, DeviceGrant, DeviceRequest, DeviceToken, Family, IdempotencyKey, MessagingUpload, ServiceSetting, SiteFormToken, SiteSession,
+    UsageCounter, User, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
 export type { ResourceModel };

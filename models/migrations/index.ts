@@ -9,6 +9,7 @@ import * as siteFormTokens from './0008-site-form-tokens';
 import * as totpLastStep from './0009-totp-last-step';
 import * as idempotencyKeys from './0010-idempotency-keys';
 import * as devices from './0011-devices';
+import * as messagingUploads from './0013-messaging-uploads';
 
 /** Every migration, in order. Registered explicitly: no file-name magic. */
 export const migrations = [
@@ -22,5 +23,6 @@ export const migrations = [
     { name: '0008-site-form-tokens', ...siteFormTokens },
     { name: '0009-totp-last-step', ...totpLastStep },
     { name: '0010-idempotency-keys', ...idempotencyKeys },
-    { name: '0011-devices', ...devices }
+    { name: '0011-devices', ...devices },
+    { name: '0013-messaging-uploads', ...messagingUploads }
 ];

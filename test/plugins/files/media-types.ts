@@ -4,7 +4,8 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 
 import { projectRoot } from '../../../lib/config';
-import { acceptedMediaType, detectMediaType } from '../../../plugins/files/media-types';
+import { detectMediaType } from '../../../lib/media-types';
+import { acceptedMediaType } from '../../../plugins/files/media-types';
 import { loadServicePolicies } from '../../helpers/policy-files';
 
 export const lab = Lab.script();
