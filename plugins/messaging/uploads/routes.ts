@@ -127,7 +127,14 @@ function webRequestOf(request: Request): globalThis.Request {
     }
 
     const method = request.method.toUpperCase();
-    const body = method === 'POST' || method === 'PATCH' ? Readable.toWeb(request.payload as Readable) as ReadableStream : null;
+    let body: ReadableStream | null = null;
+    if (method === 'POST' || method === 'PATCH') {
+        // hapi pipes the request into the stream it hands over, and a pipe does not pass on a connection cut mid-body: told here, so the store keeps what came and ends.
+        const source = request.payload as Readable;
+        request.events.once('disconnect', () => source.destroy(new Error('The client closed the connection in the middle of the body')));
+        body = Readable.toWeb(source) as ReadableStream;
+    }
+
     return new globalThis.Request(`http://upload${request.path}`, { method, headers, body, duplex: 'half' } as RequestInit);
 }
 
@@ -173,7 +180,8 @@ export function uploadRoutes(context: UploadsContext, routeGroup: string): Serve
 
     const tus = tusServer(context);
     const gateway = { scope: 'files:write' };
-    const streamed = { output: 'stream', parse: false, timeout: UPLOAD_TIMEOUT_MS } as const;
+    // hapi's limit would refuse a body over 1 MiB; the tus server bounds each body by the upload's declared length, which assertAttachmentSize() bounded.
+    const streamed = { output: 'stream', parse: false, maxBytes: Number.MAX_SAFE_INTEGER, timeout: UPLOAD_TIMEOUT_MS } as const;
     const stateOf = (request: Request): UploadRequest => ({ owner: ownerOf(request), checksum: checksumOf(request) });
 
     return withBodyChecks([
