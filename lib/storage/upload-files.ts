@@ -23,7 +23,7 @@ export interface UploadFiles {
     /** An empty file for the upload. */
     create(id: string): Promise<void>;
     /** Writes `source` from `offset` on (what lay beyond it is dropped first), flushed to disk, until it ends or breaks off. */
-    append(id: string, offset: number, source: AsyncIterable<Buffer>): Promise<Appended>;
+    append(id: string, offset: number, source: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<Appended>;
     /** Cuts the file to `length` bytes: an append that must not count. */
     truncate(id: string, length: number): Promise<void>;
     /** The whole file. */
@@ -51,7 +51,7 @@ export class LocalDiskUploadFiles implements UploadFiles {
         await file.close();
     }
 
-    async append(id: string, offset: number, source: AsyncIterable<Buffer>): Promise<Appended> {
+    async append(id: string, offset: number, source: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<Appended> {
 
         const file = await Fs.promises.open(this.pathOf(id), 'r+');
         const hash = Crypto.createHash('sha256');
