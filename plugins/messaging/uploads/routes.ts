@@ -3,7 +3,7 @@ import { Readable } from 'stream';
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import { MemoryLocker, Server as TusServer } from '@tus/server';
-import { ERRORS, HEADERS_LOWERCASE, TUS_RESUMABLE } from '@tus/utils';
+import { ERRORS, TUS_RESUMABLE } from '@tus/utils';
 import Joi from 'joi';
 
 import { principalOf } from '../../../gateway/principal';
@@ -17,8 +17,8 @@ import { finishUpload } from './finish';
 import { RedisUploadLocker } from './redis-locker';
 import { MessagingUploadStore } from './store';
 
-/** What a tus client sends and reads besides the protocol's own headers (@tus/utils HEADERS): the body's length and its checksum. */
-const passedHeaders = new Set([...HEADERS_LOWERCASE, 'content-length', 'upload-checksum']);
+/** What the tus server reads of a request: the protocol's headers and the body's type and length (no method override, no forwarded host). */
+const passedHeaders = new Set(['tus-resumable', 'upload-length', 'upload-defer-length', 'upload-offset', 'upload-metadata', 'upload-concat', 'upload-checksum', 'content-type', 'content-length']);
 const answeredHeaders = ['tus-resumable', 'tus-version', 'tus-extension', 'tus-max-size', 'upload-offset', 'upload-length', 'upload-metadata', 'upload-expires', 'location', 'cache-control'];
 
 // Large files on slow connections take a while to arrive; a PATCH cut short keeps what came.
