@@ -12,6 +12,11 @@ import { currentUploadRequest, refused, type UploadsContext } from './context';
 export async function finishUpload(context: UploadsContext, id: string): Promise<void> {
 
     const { owner } = currentUploadRequest();
+    // An empty PATCH at the end of an upload finished already finishes nothing again.
+    if ((await context.models.MessagingUpload.findByPk(id))?.completed_at) {
+        return;
+    }
+
     const policies = context.policies();
     const mediaType = detectMediaType(policies.files, await context.files.read(id));
     const refusal = attachmentRefusal(policies, owner.plan, mediaType);

@@ -4,6 +4,8 @@ import { setTimeout as sleep } from 'timers/promises';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
 
 import type { RedisClient } from '../../../lib/redis';
+import { retryAfterSeconds, serviceUnavailable } from '../../../lib/service-unavailable';
+import { refused } from './context';
 
 /** How long a lock lives unless its holder renews it: a process that died holding one frees it within this. */
 const leaseMs = 10_000;
@@ -53,6 +55,20 @@ class RedisUploadLock implements Lock {
 
     async lock(signal: AbortSignal, requestRelease: RequestRelease): Promise<void> {
 
+        try {
+            await this.acquire(signal, requestRelease);
+        }
+        catch (error) {
+            if (error === ERRORS.ERR_LOCK_TIMEOUT) {
+                throw error;
+            }
+
+            throw refused(serviceUnavailable(`Redis, which holds the uploads' locks, is not answering just now: retry after ${retryAfterSeconds} seconds.`));
+        }
+    }
+
+    private async acquire(signal: AbortSignal, requestRelease: RequestRelease): Promise<void> {
+
         const { client, acquireTimeoutMs } = this.locker;
         const deadline = Date.now() + acquireTimeoutMs;
         while (await client.set(this.key, this.token, { NX: true, PX: leaseMs }) !== 'OK') {
@@ -71,7 +87,8 @@ class RedisUploadLock implements Lock {
     async unlock(): Promise<void> {
 
         clearInterval(this.renewal);
-        await this.locker.client.eval(releaseScript, { keys: [this.key], arguments: [this.token] });
+        // Redis not answering: the lease frees the lock within leaseMs.
+        await this.locker.client.eval(releaseScript, { keys: [this.key], arguments: [this.token] }).catch(() => undefined);
     }
 
     private async renew(requestRelease: RequestRelease): Promise<void> {
