@@ -22,9 +22,9 @@ export function uploadPolicies(): string {
 /** A started server on a port of its own whose public address is `publicPort`'s (a relay in front of it), by default its own. */
 export async function uploadServer(options: TestServerOptions & { port?: number; publicPort?: number } = {}): Promise<{ server: Server; baseUrl: string }> {
 
-    const port = options.port ?? await freePort();
-    const baseUrl = `http://127.0.0.1:${options.publicPort ?? port}`;
-    const server = await testServer({ policiesDir: uploadPolicies(), ...options, env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: baseUrl, ...options.env } });
+    const { port = await freePort(), publicPort = port, ...serverOptions } = options;
+    const baseUrl = `http://127.0.0.1:${publicPort}`;
+    const server = await testServer({ policiesDir: uploadPolicies(), ...serverOptions, env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: baseUrl, ...options.env } });
     await server.start();
     return { server, baseUrl };
 }

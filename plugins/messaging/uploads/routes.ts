@@ -24,7 +24,7 @@ const answeredHeaders = ['tus-resumable', 'tus-version', 'tus-extension', 'tus-m
 // Large files on slow connections take a while to arrive; a PATCH cut short keeps what came.
 const UPLOAD_TIMEOUT_MS = 10 * 60 * 1000;
 
-/** The tus server's plain-text errors, as this API answers them: its status (4xx; 5xx for what a client asked), a stable code. */
+/** A plain-text error of the tus server as this API answers it: a 4xx with a stable code (tus's 501 for an extension not offered is the client's request: a 400). */
 function tusError(status: number, body: string): Error {
 
     const message = body.trim();
@@ -167,7 +167,7 @@ async function served(tus: TusServer, request: Request, h: ResponseToolkit, stat
     return response;
 }
 
-// Any id another can take is looked up, and answered 404 when there is none of the caller's (ownUpload()).
+// Any id is looked up: one that names no upload of the caller's, well-formed or not, is a 404 (ownUpload()).
 const uploadIdParams = Joi.object({ id: Joi.string().max(64).required().description('The upload\'s id (`upl_…`), the last segment of its URL.') });
 
 /**
