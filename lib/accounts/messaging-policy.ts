@@ -29,6 +29,7 @@ export interface MessagingPolicy {
         max_page_size: number;
     };
     changes: { retention_days: number; cleanup_schedule: string; sync_page_size: number };
+    outbox: { max_items: number; conflicts_page_size: number; conflicts_max_page_size: number };
 }
 
 declare module '../../gateway/policies/policy-file' {
@@ -97,6 +98,11 @@ export const messagingPolicyFile = policyFile({
             retention_days: Joi.number().integer().min(1).max(3650).required(),
             cleanup_schedule: cronExpression.required(),
             sync_page_size: Joi.number().integer().min(10).max(5000).required()
+        }).required(),
+        outbox: Joi.object<MessagingPolicy['outbox'], true>({
+            max_items: Joi.number().integer().min(1).max(1000).required(),
+            conflicts_page_size: Joi.number().integer().min(1).max(Joi.ref('conflicts_max_page_size')).required(),
+            conflicts_max_page_size: Joi.number().integer().min(1).max(1000).required()
         }).required()
     }).custom(clientScopesDeclared).messages({
         'scopes.undeclared': 'client "{#client}" names scopes not declared under scopes: {#unknown}',

@@ -27,7 +27,8 @@ export interface NewMessage {
     afterSend?: (transaction: Transaction, message: Message) => Promise<void>;
 }
 
-function checkedBody(context: MessagingContext, body: string | undefined, hasFiles: boolean): string | null {
+/** The text of a message to send, or 400 invalid_request: too long, or neither text nor files. */
+export function checkedBody(context: MessagingContext, body: string | undefined, hasFiles: boolean): string | null {
 
     const limit = context.policyStore.current().messaging.conversations.message_max_characters;
     if (body !== undefined && hasMoreCharactersThan(body, limit)) {
@@ -65,7 +66,8 @@ export function sendMessage(context: MessagingContext, actor: MessagingActor, co
         await assertNotBlocked(context, actor, conversationId, conversation.kind, transaction);
         const attachments = input.attach ? await input.attach(transaction) : [];
         const body = checkedBody(context, input.body, attachments.length > 0);
-        const now = new Date();
+        // Later than the conversation's last message, even within the same millisecond: its place in the history is the order of sending.
+        const now = new Date(Math.max(Date.now(), (conversation.last_message_at?.getTime() ?? 0) + 1));
         const message = await context.models.Message.create({
             id: recordId('msg'), conversation_id: conversationId, family_long_id: actor.familyLongId, sender_id: actor.userId,
             body, attachments, revision: 1, created_at: now, client_time: input.clientTime ?? null

@@ -1,7 +1,10 @@
 import type { Plugin } from '@hapi/hapi';
 import Joi from 'joi';
 
+import { withBodyChecks } from '../../lib/request-bodies';
+import { conflictRoutes } from './conflict-routes';
 import { me } from './me';
+import { outboxRoutes } from './outbox-routes';
 
 export interface MessagingOptions {
     /** The gateway route group whose auth the routes use; their prefix is the registration's (`routes.prefix`). */
@@ -32,5 +35,6 @@ export const messagingPlugin: Plugin<MessagingOptions> = {
             },
             handler: me
         });
+        server.route(withBodyChecks([...outboxRoutes(routeGroup, server.realm.modifiers.route.prefix ?? ''), ...conflictRoutes(routeGroup)]));
     }
 };
