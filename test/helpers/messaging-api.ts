@@ -1,0 +1,42 @@
+import type { Server, ServerInjectResponse } from '@hapi/hapi';
+
+import type { OutboxItem } from '../../lib/messaging/conflicts';
+import { recordId } from '../../lib/ids';
+import type { User } from '../../models/user';
+import { connectedDevice } from './devices';
+import { messagingFamily } from './messaging';
+import { editPolicyFile } from './policy-files';
+import { copyPolicies, testServer, type TestServerOptions } from './server';
+
+/** A server whose OAuth endpoints' limit per address is out of the way: a test file connects many devices from 127.0.0.1. */
+export function messagingApiServer(options: Pick<TestServerOptions, 'log'> = {}): Promise<Server> {
+
+    const policiesDir = copyPolicies();
+    editPolicyFile(policiesDir, 'messaging.yaml', 'limit: 60', 'limit: 1000000');
+    return testServer({ ...options, policiesDir });
+}
+
+/** A request of the messaging API with a device's access token. */
+export function messagingRequest(server: Server, token: string, method: string, url: string, payload?: object,
+    headers: Record<string, string> = {}): Promise<ServerInjectResponse> {
+
+    return server.inject({ method, url: `/messaging/v1${url}`, headers: { authorization: `Bearer ${token}`, ...headers }, payload });
+}
+
+/** A family of `count` users (messagingFamily()), each with a connected device: its access token. */
+export async function connectedFamily(server: Server, count: number): Promise<Awaited<ReturnType<typeof messagingFamily>> & { tokens: string[] }> {
+
+    const family = await messagingFamily(server, count);
+    const tokens: string[] = [];
+    for (const user of family.users) {
+        tokens.push((await connectedDevice(server, user as User)).access_token);
+    }
+
+    return { ...family, tokens };
+}
+
+/** An outbox item as the desktop client makes it. */
+export function outboxItem(conversationId: string, body: string, extra: Partial<OutboxItem> = {}): OutboxItem {
+
+    return { idempotency_key: recordId('key'), conversation_id: conversationId, client_time: new Date().toISOString(), body, ...extra };
+}
