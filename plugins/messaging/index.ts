@@ -16,8 +16,8 @@ const optionsSchema = Joi.object<MessagingOptions, true>({
 });
 
 /**
- * The desktop messaging client's API: for now GET /me, so the route group (auth by device tokens, its
- * policies) is exercised end to end. Each route declares the token scope it needs.
+ * The desktop messaging client's API: GET /me, the offline outbox and its conflicts. Each route declares the
+ * token scope it needs.
  */
 export const messagingPlugin: Plugin<MessagingOptions> = {
     name: 'messaging',

@@ -84,6 +84,17 @@ describe(`/messaging/v1/conflicts (${testVariant})`, () => {
         expect(await bodies(family)).to.equal(['Written offline']);
     });
 
+    it('sends a conflict retried twice at once once: the other retry is 409', async () => {
+
+        const family = await blockedConflicts();
+        const [conflict] = family.conflicts;
+        await unblockUser(context(), family.actors[1], family.users[0].id);
+        const retry = () => messagingRequest(server, family.tokens[0], 'POST', `/conflicts/${conflict.id}/retry`);
+        const answers = await Promise.all([retry(), retry()]);
+        expect(answers.map((answer) => answer.statusCode).sort()).to.equal([200, 409]);
+        expect(await bodies(family)).to.equal(['Written offline']);
+    });
+
     it('edits a conflict\'s text and retries it: still refused the item keeps the new text, sent the message has it', async () => {
 
         const family = await blockedConflicts();

@@ -163,6 +163,21 @@ describe(`POST /messaging/v1/outbox (${testVariant})`, () => {
         expect(((await messagingRequest(server, tokens[0], 'GET', '/conflicts')).result as { conflicts: unknown[] }).conflicts).to.have.length(1);
     });
 
+    it('sends each item once when the same flush comes twice at once: the one that meets an item being sent is 409, and replays later', async () => {
+
+        const { users, actors, tokens } = await connectedFamily(server, 2);
+        const { conversation } = await startDirectConversation(context(), actors[0], users[1].id);
+        const items = Array.from({ length: 6 }, (_, index) => outboxItem(conversation.id, `m${index}`));
+        const answers = await Promise.all([flush(tokens[0], items), flush(tokens[0], items)]);
+        for (const answer of answers) {
+            expect(answer.statusCode === 200 || (answer.result as { code?: string }).code === 'conflict', answer.payload).to.be.true();
+        }
+
+        const last = outcomesOf(await flush(tokens[0], items));
+        expect(last.map((each) => each.outcome)).to.equal(Array(6).fill('duplicate'));
+        expect(await bodies(actors[1], conversation.id)).to.equal(items.map((item) => item.body));
+    });
+
     it('refuses a flush that cannot be applied whole with a 4xx, before applying any item', async () => {
 
         const { users, actors, tokens } = await connectedFamily(server, 2);
