@@ -27,12 +27,12 @@ export interface OutboxItem extends ItemMessage {
 export const itemKeyRoute = 'POST /conversations/{id}/messages';
 
 /** The answer an item's key keeps once its message is sent: the send route's. */
-export const sentAnswer = (message: Message): IdempotentAnswer => ({ status: 201, body: messageJson(message) });
+export const sentAnswer = (message: Message): IdempotentAnswer => ({ status: 201, body: { data: messageJson(message) } });
 
-/** The answer an item's key keeps while it is a conflict: a send with that key replays it. */
+/** The answer an item's key keeps while it is a conflict, in the shape of an error: a send with that key replays it. */
 export const conflictAnswer = (conflict: MessagingConflict): IdempotentAnswer => ({
     status: 409,
-    body: { code: 'conflict', message: `This message became conflict ${conflict.id}: ${conflict.message}`, conflict: conflictJson(conflict) }
+    body: { statusCode: 409, error: 'Conflict', code: 'conflict', message: `This message became conflict ${conflict.id}: ${conflict.message}`, conflict: conflictJson(conflict) }
 });
 
 /** An If-Match that named a revision older than the conflict's: 412, with the conflict as it is now. */

@@ -66,14 +66,15 @@ async function assertApplicable(context: MessagingContext, flusher: Flusher, ite
 /** A replayed answer as an outcome: the message or conflict as it is now. */
 async function replayed(context: MessagingContext, actor: MessagingActor, key: string, answer: IdempotentAnswer): Promise<ItemOutcome> {
 
-    const body = answer.body as { id?: string; conflict?: { id: string } };
+    const body = answer.body as { data?: { id?: string }; conflict?: { id: string } };
     if (answer.status === 409 && body.conflict) {
         const conflict = await context.models.MessagingConflict.findOne({ where: { id: body.conflict.id, user_id: actor.userId } });
         return { outcome: 'conflict', idempotency_key: key, conflict: conflict ? conflictJson(conflict) : body.conflict };
     }
 
-    const message = body.id ? await context.models.Message.findOne({ where: { id: body.id, family_long_id: actor.familyLongId } }) : null;
-    return { outcome: 'duplicate', idempotency_key: key, message: message ? messageJson(message) : answer.body };
+    const id = body.data?.id;
+    const message = id ? await context.models.Message.findOne({ where: { id, family_long_id: actor.familyLongId } }) : null;
+    return { outcome: 'duplicate', idempotency_key: key, message: message ? messageJson(message) : body.data ?? body };
 }
 
 /** Sends one item once per key: its message, or, refused by a recheck, a conflict in its place that its key answers with. */

@@ -35,9 +35,11 @@ function answered<T>(work: Promise<T>): Promise<T> {
 
 function outcomeJson(result: RetryOutcome): object {
 
-    return result.outcome === 'sent' ?
-        { outcome: 'sent', message: messageJson(result.message), conflict: conflictJson(result.conflict) } :
-        { outcome: 'conflict', conflict: conflictJson(result.conflict) };
+    return {
+        data: result.outcome === 'sent' ?
+            { outcome: 'sent', message: messageJson(result.message), conflict: conflictJson(result.conflict) } :
+            { outcome: 'conflict', conflict: conflictJson(result.conflict) }
+    };
 }
 
 /** GET /conflicts, GET /conflicts/{id}, and their resolution: retry, edit (and retry), discard. */
@@ -70,7 +72,7 @@ export function conflictRoutes(routeGroup: string): ServerRoute[] {
             handler: async (request) => {
 
                 const page = await listConflicts(context(request), actorOf(request), request.query);
-                return { conflicts: page.conflicts.map(conflictJson), next_cursor: page.nextCursor };
+                return { data: page.conflicts.map(conflictJson), next_cursor: page.nextCursor };
             }
         },
         {
@@ -84,7 +86,7 @@ export function conflictRoutes(routeGroup: string): ServerRoute[] {
             handler: async (request, h) => {
 
                 const conflict = await getConflict(context(request), actorOf(request), request.params.id as string);
-                return withRevisionTag(h.response(conflictJson(conflict)), conflict.revision);
+                return withRevisionTag(h.response({ data: conflictJson(conflict) }), conflict.revision);
             }
         },
         {
@@ -118,7 +120,7 @@ export function conflictRoutes(routeGroup: string): ServerRoute[] {
             handler: async (request, h) => {
 
                 const conflict = await answered(discardConflict(context(request), actorOf(request), request.params.id as string, revisionSeen(request)));
-                return withRevisionTag(h.response(conflictJson(conflict)), conflict.revision);
+                return withRevisionTag(h.response({ data: conflictJson(conflict) }), conflict.revision);
             }
         }
     ];

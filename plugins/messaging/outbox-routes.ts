@@ -38,7 +38,7 @@ export function outboxRoutes(routeGroup: string, prefix: string): ServerRoute[] 
 
             const { items } = request.payload as { items: OutboxItem[] };
             const flusher = { grantId: principalOf(request).device!.grantId, prefix };
-            return { items: await flushOutbox(request.server.app.services.messaging, actorOf(request), flusher, items) };
+            return { data: await flushOutbox(request.server.app.services.messaging, actorOf(request), flusher, items) };
         }
     }];
 }

@@ -119,13 +119,13 @@ describe('the offline outbox', () => {
         const { answer } = await sendOnline(online.idempotency_key, 'sent online first');
         const [outcome] = await flushOutbox(context(), actors[0], flusher, [online]);
         expect(outcome).to.include({ outcome: 'duplicate' });
-        expect(idOf(outcome).id).to.equal((answer.body as { id: string }).id);
+        expect(idOf(outcome).id).to.equal((answer.body as { data: { id: string } }).data.id);
 
         const offline = item(conversation.id, 'sent from the outbox first');
         const [sent] = await flushOutbox(context(), actors[0], flusher, [offline]);
         const replay = await sendOnline(offline.idempotency_key, 'sent from the outbox first');
         expect(replay.replayed).to.be.true();
-        expect((replay.answer.body as { id: string }).id).to.equal(idOf(sent).id);
+        expect((replay.answer.body as { data: { id: string } }).data.id).to.equal(idOf(sent).id);
 
         await blockUser(context(), actors[1], users[0].id);
         const refused = item(conversation.id, 'refused');

@@ -44,7 +44,7 @@ describe(`/messaging/v1/conflicts (${testVariant})`, () => {
         const { conversation } = await startDirectConversation(context(), actors[0], users[1].id);
         await blockUser(context(), actors[1], users[0].id);
         const items = texts.map((text) => outboxItem(conversation.id, text));
-        const outcomes = ok(await messagingRequest(server, tokens[0], 'POST', '/outbox', { items })).items as Json[];
+        const outcomes = ok(await messagingRequest(server, tokens[0], 'POST', '/outbox', { items })).data as Json[];
         return { ...family, conversation, items, conflicts: outcomes.map((outcome) => outcome.conflict as Json) };
     }
 
@@ -61,16 +61,16 @@ describe(`/messaging/v1/conflicts (${testVariant})`, () => {
         const { tokens, users, actors } = family;
 
         const refused = ok(await messagingRequest(server, tokens[0], 'POST', `/conflicts/${conflict.id}/retry`, undefined, { 'if-match': '"1"' }));
-        expect(refused).to.equal({ outcome: 'conflict', conflict });          // the same cause: unchanged
+        expect(refused).to.equal({ data: { outcome: 'conflict', conflict } });          // the same cause: unchanged
 
         await unblockUser(context(), actors[1], users[0].id);
         await blockUser(context(), actors[0], users[1].id);
-        const otherCause = ok(await messagingRequest(server, tokens[0], 'POST', `/conflicts/${conflict.id}/retry`));
+        const otherCause = ok(await messagingRequest(server, tokens[0], 'POST', `/conflicts/${conflict.id}/retry`)).data;
         expect(otherCause.conflict).to.include({ status: 'open', reason: 'blocked', message: 'You have blocked this person: unblock them to write to them.', revision: 2 });
 
         await unblockUser(context(), actors[0], users[1].id);
         const response = await messagingRequest(server, tokens[0], 'POST', `/conflicts/${conflict.id}/retry`, undefined, { 'if-match': '"2"' });
-        const sent = ok(response);
+        const sent = ok(response).data;
         expect(response.headers.etag).to.equal('"3"');
         expect(sent.outcome).to.equal('sent');
         expect(sent.message).to.include({ body: 'Written offline', sender_id: users[0].id, client_time: family.items[0].client_time });
@@ -78,7 +78,7 @@ describe(`/messaging/v1/conflicts (${testVariant})`, () => {
         expect(sent.conflict.resolved_at).to.be.a.string();
         expect(await bodies(family)).to.equal(['Written offline']);
 
-        const reflushed = ok(await messagingRequest(server, tokens[0], 'POST', '/outbox', { items: family.items })).items as Json[];
+        const reflushed = ok(await messagingRequest(server, tokens[0], 'POST', '/outbox', { items: family.items })).data as Json[];
         expect(reflushed).to.equal([{ outcome: 'duplicate', idempotency_key: family.items[0].idempotency_key, message: sent.message }]);
         expect(ok(await messagingRequest(server, tokens[0], 'POST', `/conflicts/${conflict.id}/retry`), 409)).to.include({ code: 'conflict' });
         expect(await bodies(family)).to.equal(['Written offline']);
@@ -102,7 +102,7 @@ describe(`/messaging/v1/conflicts (${testVariant})`, () => {
         const { tokens, users, actors } = family;
         const edit = (body: unknown, headers?: Record<string, string>) => messagingRequest(server, tokens[0], 'POST', `/conflicts/${conflict.id}/edit`, { body }, headers);
 
-        const stillBlocked = ok(await edit('Edited once'));
+        const stillBlocked = ok(await edit('Edited once')).data;
         expect(stillBlocked.outcome).to.equal('conflict');
         expect(stillBlocked.conflict).to.include({ status: 'open', reason: 'blocked', revision: 2, item: { ...family.items[0], body: 'Edited once' } });
 
@@ -110,13 +110,13 @@ describe(`/messaging/v1/conflicts (${testVariant})`, () => {
         expect(ok(await edit(undefined), 400)).to.include({ code: 'invalid_request' });
 
         await unblockUser(context(), actors[1], users[0].id);
-        const sent = ok(await edit('Edited twice ✍️', { 'if-match': '"2"' }));
+        const sent = ok(await edit('Edited twice ✍️', { 'if-match': '"2"' })).data;
         expect(sent.message).to.include({ body: 'Edited twice ✍️' });
         expect(sent.conflict).to.include({ status: 'resolved', resolution: 'edited', item: { ...family.items[0], body: 'Edited twice ✍️' } });
         expect(await bodies(family)).to.equal(['Edited twice ✍️']);
 
         // The original item flushed again is the message it became, not another one.
-        const [again] = ok(await messagingRequest(server, tokens[0], 'POST', '/outbox', { items: family.items })).items as Json[];
+        const [again] = ok(await messagingRequest(server, tokens[0], 'POST', '/outbox', { items: family.items })).data as Json[];
         expect(again).to.include({ outcome: 'duplicate' });
         expect(again.message.id).to.equal(sent.message.id);
     });
@@ -125,17 +125,17 @@ describe(`/messaging/v1/conflicts (${testVariant})`, () => {
 
         const family = await blockedConflicts(['one', 'two', 'three']);
         const { tokens } = family;
-        const discarded = ok(await messagingRequest(server, tokens[0], 'POST', `/conflicts/${family.conflicts[1].id}/discard`, undefined, { 'if-match': '"1"' }));
+        const discarded = ok(await messagingRequest(server, tokens[0], 'POST', `/conflicts/${family.conflicts[1].id}/discard`, undefined, { 'if-match': '"1"' })).data;
         expect(discarded).to.include({ id: family.conflicts[1].id, status: 'resolved', resolution: 'discarded', actions: [] });
 
-        const list = async (query = '') => (ok(await messagingRequest(server, tokens[0], 'GET', `/conflicts${query}`)).conflicts as Json[]).map((conflict) => conflict.id);
+        const list = async (query = '') => (ok(await messagingRequest(server, tokens[0], 'GET', `/conflicts${query}`)).data as Json[]).map((conflict) => conflict.id);
         const [one, two, three] = family.conflicts.map((conflict) => conflict.id);
         expect(await list()).to.equal([one, three]);
         expect(await list('?status=open')).to.equal([one, three]);
         expect(await list('?status=resolved')).to.equal([two]);
         expect(await list('?status=all')).to.equal([one, two, three]);
 
-        const [again] = ok(await messagingRequest(server, tokens[0], 'POST', '/outbox', { items: [family.items[1]] })).items as Json[];
+        const [again] = ok(await messagingRequest(server, tokens[0], 'POST', '/outbox', { items: [family.items[1]] })).data as Json[];
         expect(again.conflict).to.include({ id: two, status: 'resolved', resolution: 'discarded' });
         expect(ok(await messagingRequest(server, tokens[0], 'POST', `/conflicts/${two}/discard`), 409)).to.include({ code: 'conflict' });
         expect(await bodies(family)).to.equal([]);
@@ -148,7 +148,7 @@ describe(`/messaging/v1/conflicts (${testVariant})`, () => {
         const first = ok(await messagingRequest(server, tokens[0], 'GET', '/conflicts?limit=2'));
         const second = ok(await messagingRequest(server, tokens[0], 'GET', `/conflicts?limit=2&cursor=${first.next_cursor}`));
         const last = ok(await messagingRequest(server, tokens[0], 'GET', `/conflicts?limit=2&cursor=${second.next_cursor}`));
-        expect([...first.conflicts, ...second.conflicts, ...last.conflicts].map((conflict: Json) => conflict.item.body)).to.equal(['1', '2', '3', '4', '5']);
+        expect([...first.data, ...second.data, ...last.data].map((conflict: Json) => conflict.item.body)).to.equal(['1', '2', '3', '4', '5']);
         expect(last.next_cursor).to.be.null();
 
         for (const query of ['status=closed', 'cursor=nonsense', 'limit=0', 'limit=x']) {
@@ -169,7 +169,7 @@ describe(`/messaging/v1/conflicts (${testVariant})`, () => {
         const staleEdit = ok(await messagingRequest(server, tokens[0], 'POST', `/conflicts/${conflict.id}/edit`, { body: 'x' }, { 'if-match': 'W/"1"' }), 412);
         expect(staleEdit.current).to.equal(conflict);
         expect(ok(await messagingRequest(server, tokens[0], 'POST', `/conflicts/${conflict.id}/retry`, undefined, { 'if-match': '1' }), 400)).to.include({ code: 'invalid_request' });
-        expect(ok(await messagingRequest(server, tokens[0], 'POST', `/conflicts/${conflict.id}/discard`, undefined, { 'if-match': '"0", "1"' }))).to.include({ resolution: 'discarded' });
+        expect(ok(await messagingRequest(server, tokens[0], 'POST', `/conflicts/${conflict.id}/discard`, undefined, { 'if-match': '"0", "1"' })).data).to.include({ resolution: 'discarded' });
     });
 
     it('answers another user\'s conflict, of the family or another, with 404 on every route', async () => {
@@ -178,15 +178,15 @@ describe(`/messaging/v1/conflicts (${testVariant})`, () => {
         const [conflict] = family.conflicts;
         const stranger = await connectedFamily(server, 1);
         for (const token of [family.tokens[1], stranger.tokens[0]]) {
-            expect(ok(await messagingRequest(server, token, 'GET', '/conflicts')).conflicts).to.equal([]);
-            expect(ok(await messagingRequest(server, token, 'GET', '/conflicts?status=all')).conflicts).to.equal([]);
+            expect(ok(await messagingRequest(server, token, 'GET', '/conflicts')).data).to.equal([]);
+            expect(ok(await messagingRequest(server, token, 'GET', '/conflicts?status=all')).data).to.equal([]);
             for (const [method, path, payload] of [['GET', ''], ['POST', '/retry'], ['POST', '/edit', { body: 'x' }], ['POST', '/discard']] as const) {
                 const response = await messagingRequest(server, token, method, `/conflicts/${conflict.id}${path}`, payload);
                 expect(ok(response, 404), `${method} ${path}`).to.include({ code: 'not_found', message: `No conflict ${conflict.id}.` });
             }
         }
 
-        expect(ok(await messagingRequest(server, family.tokens[0], 'GET', `/conflicts/${conflict.id}`))).to.equal(conflict);
+        expect(ok(await messagingRequest(server, family.tokens[0], 'GET', `/conflicts/${conflict.id}`)).data).to.equal(conflict);
     });
 
     it('records each new and changed conflict in the change log: sync carries it to its user only', async () => {
@@ -212,9 +212,9 @@ describe(`/messaging/v1/conflicts (${testVariant})`, () => {
         const family = await connectedFamily(server, 2);
         const { conversation } = await startDirectConversation(context(), family.actors[0], family.users[1].id);
         const item: OutboxItem = outboxItem(conversation.id, '', { upload_ids: [uploads.add(family.actors[0], { media_type: 'video/x-msvideo' }), uploads.add(family.actors[0])] });
-        const [outcome] = ok(await messagingRequest(server, family.tokens[0], 'POST', '/outbox', { items: [item] })).items as Json[];
+        const [outcome] = ok(await messagingRequest(server, family.tokens[0], 'POST', '/outbox', { items: [item] })).data as Json[];
         expect(outcome.conflict).to.include({ reason: 'attachment_policy', item });
-        expect(ok(await messagingRequest(server, family.tokens[0], 'GET', `/conflicts/${outcome.conflict.id}`)).item).to.equal(item);
+        expect(ok(await messagingRequest(server, family.tokens[0], 'GET', `/conflicts/${outcome.conflict.id}`)).data.item).to.equal(item);
     });
 });
 

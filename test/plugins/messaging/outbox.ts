@@ -43,7 +43,7 @@ describe(`POST /messaging/v1/outbox (${testVariant})`, () => {
     const outcomesOf = (response: { statusCode: number; payload: string; result: unknown }): Outcome[] => {
 
         expect(response.statusCode, response.payload).to.equal(200);
-        return (response.result as { items: Outcome[] }).items;
+        return (response.result as { data: Outcome[] }).data;
     };
 
     const bodies = async (actor: Parameters<typeof messageHistory>[1], conversationId: string) => {
@@ -97,13 +97,13 @@ describe(`POST /messaging/v1/outbox (${testVariant})`, () => {
 
         const listed = await messagingRequest(server, tokens[0], 'GET', '/conflicts');
         expect(listed.statusCode).to.equal(200);
-        const conflicts = (listed.result as { conflicts: Record<string, any>[] }).conflicts;
+        const conflicts = (listed.result as { data: Record<string, any>[] }).data;
         expect(conflicts.map((conflict) => conflict.id)).to.equal(outcomes.slice(0, 4).map((each) => each.conflict!.id));
         for (const [index, conflict] of conflicts.entries()) {
             const one = await messagingRequest(server, tokens[0], 'GET', `/conflicts/${conflict.id}`);
             expect(one.statusCode).to.equal(200);
             expect(one.headers.etag).to.equal('"1"');
-            expect(one.result).to.equal(conflict);
+            expect(one.result).to.equal({ data: conflict });
             expect(conflict).to.include({ item: items[index], conversation_id: items[index].conversation_id, status: 'open', resolution: null, actions: ['retry', 'edit', 'discard'], revision: 1 });
             expect(conflict.message).to.be.a.string();
         }
@@ -134,8 +134,8 @@ describe(`POST /messaging/v1/outbox (${testVariant})`, () => {
         expect((await messagingRequest(server, tokens[1], 'GET', '/conflicts')).result).to.include({ code: 'family_suspended' });
         await unsuspendFamily(accounts, familyLongId);
 
-        const listed = (await messagingRequest(server, tokens[0], 'GET', '/conflicts')).result as { conflicts: { id: string }[] };
-        expect(listed.conflicts.map((conflict) => conflict.id)).to.equal(disabled.map((each) => each.conflict!.id));
+        const listed = (await messagingRequest(server, tokens[0], 'GET', '/conflicts')).result as { data: { id: string }[] };
+        expect(listed.data.map((conflict) => conflict.id)).to.equal(disabled.map((each) => each.conflict!.id));
         expect(await bodies(actors[0], conversation.id)).to.equal([]);
     });
 
@@ -160,7 +160,7 @@ describe(`POST /messaging/v1/outbox (${testVariant})`, () => {
         expect(again.map((each) => each.outcome)).to.equal(['duplicate', 'conflict', 'duplicate']);
         expect(again[1].conflict!.id).to.equal(retried[1].conflict!.id);
         expect(await bodies(actors[1], conversation.id)).to.equal(['a', 'c', 'd']);
-        expect(((await messagingRequest(server, tokens[0], 'GET', '/conflicts')).result as { conflicts: unknown[] }).conflicts).to.have.length(1);
+        expect(((await messagingRequest(server, tokens[0], 'GET', '/conflicts')).result as { data: unknown[] }).data).to.have.length(1);
     });
 
     it('sends each item once when the same flush comes twice at once: the one that meets an item being sent is 409, and replays later', async () => {
