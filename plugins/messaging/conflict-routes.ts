@@ -1,11 +1,14 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
+import { principalOf } from '../../gateway/principal';
 import { namesStrongly, withRevisionTag } from '../../lib/entity-tags';
 import { apiError } from '../../lib/errors';
+import { idempotencyKeyOf, requestFingerprint } from '../../lib/idempotency-key-header';
 import { discardConflict, getConflict, listConflicts, retryConflict, StaleConflictError, type RetryOutcome, type RevisionCheck } from '../../lib/messaging/conflicts';
-import { preconditionsOf } from '../../lib/preconditions';
+import { answerOnce } from '../../lib/messaging/idempotency';
 import { conflictJson, messageJson } from '../../lib/messaging/serialize';
+import { preconditionsOf } from '../../lib/preconditions';
 import { storableText } from '../../lib/storable-text';
 import { actorOf } from './actor';
 
@@ -35,11 +38,33 @@ function answered<T>(work: Promise<T>): Promise<T> {
 
 function outcomeJson(result: RetryOutcome): object {
 
-    return {
-        data: result.outcome === 'sent' ?
-            { outcome: 'sent', message: messageJson(result.message), conflict: conflictJson(result.conflict) } :
-            { outcome: 'conflict', conflict: conflictJson(result.conflict) }
+    return result.outcome === 'sent' ?
+        { outcome: 'sent', message: messageJson(result.message), conflict: conflictJson(result.conflict) } :
+        { outcome: 'conflict', conflict: conflictJson(result.conflict) };
+}
+
+/**
+ * Answers a resolution (`action` of the conflict in the path) with its data and the conflict's ETag. With an
+ * Idempotency-Key, once per device: the same key again replays the first answer (a retry whose answer was lost
+ * gets the message it sent), another body under it is 422, a retry while the first runs 409.
+ */
+async function resolution(request: Request, h: ResponseToolkit, action: string, work: () => Promise<{ data: object; revision: number }>) {
+
+    const key = idempotencyKeyOf(request);
+    const answerOf = async () => {
+
+        const { data, revision } = await answered(work());
+        return { status: 200, body: { data }, headers: { etag: `"${revision}"` } };
     };
+
+    const answer = key === undefined ? await answerOf() : (await answerOnce(request.server.app.services.models, {
+        grantId: principalOf(request).device!.grantId,
+        route: `POST /conflicts/{id}/${action}`,
+        key,
+        fingerprint: requestFingerprint(request.path, request.payload ?? {})
+    }, answerOf)).answer;
+    const response = h.response(answer.body).code(answer.status);
+    return answer.headers?.etag ? response.header('etag', answer.headers.etag) : response;
 }
 
 /** GET /conflicts, GET /conflicts/{id}, and their resolution: retry, edit (and retry), discard. */
@@ -48,11 +73,11 @@ export function conflictRoutes(routeGroup: string): ServerRoute[] {
     const reading = { auth: routeGroup, plugins: { gateway: { scope: 'messages:read' } } };
     const writing = { auth: routeGroup, plugins: { gateway: { scope: 'messages:write' } } };
     const context = (request: Request) => request.server.app.services.messaging;
-    const retried = async (request: Request, h: ResponseToolkit, body?: string) => {
+    const retried = (request: Request, h: ResponseToolkit, action: string, body?: string) => resolution(request, h, action, async () => {
 
-        const result = await answered(retryConflict(context(request), actorOf(request), request.params.id as string, { seen: revisionSeen(request), body }));
-        return withRevisionTag(h.response(outcomeJson(result)), result.conflict.revision);
-    };
+        const result = await retryConflict(context(request), actorOf(request), request.params.id as string, { seen: revisionSeen(request), body });
+        return { data: outcomeJson(result), revision: result.conflict.revision };
+    });
 
     return [
         {
@@ -97,7 +122,7 @@ export function conflictRoutes(routeGroup: string): ServerRoute[] {
                 validate: { params },
                 description: 'Sends the conflict\'s item again, through the same rechecks (If-Match: its revision)'
             },
-            handler: (request, h) => retried(request, h)
+            handler: (request, h) => retried(request, h, 'retry')
         },
         {
             method: 'POST',
@@ -107,7 +132,7 @@ export function conflictRoutes(routeGroup: string): ServerRoute[] {
                 validate: { params, payload: Joi.object({ body: storableText(Joi.string().allow('')).required() }) },
                 description: 'Sends the conflict\'s item with another text, through the same rechecks (If-Match: its revision)'
             },
-            handler: (request, h) => retried(request, h, (request.payload as { body: string }).body)
+            handler: (request, h) => retried(request, h, 'edit', (request.payload as { body: string }).body)
         },
         {
             method: 'POST',
@@ -117,11 +142,11 @@ export function conflictRoutes(routeGroup: string): ServerRoute[] {
                 validate: { params },
                 description: 'Gives the conflict\'s item up: nothing is sent (If-Match: its revision)'
             },
-            handler: async (request, h) => {
+            handler: (request, h) => resolution(request, h, 'discard', async () => {
 
-                const conflict = await answered(discardConflict(context(request), actorOf(request), request.params.id as string, revisionSeen(request)));
-                return withRevisionTag(h.response({ data: conflictJson(conflict) }), conflict.revision);
-            }
+                const conflict = await discardConflict(context(request), actorOf(request), request.params.id as string, revisionSeen(request));
+                return { data: conflictJson(conflict), revision: conflict.revision };
+            })
         }
     ];
 }

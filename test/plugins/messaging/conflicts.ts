@@ -95,6 +95,21 @@ describe(`/messaging/v1/conflicts (${testVariant})`, () => {
         expect(await bodies(family)).to.equal(['Written offline']);
     });
 
+    it('takes an Idempotency-Key on a resolution: the same key replays the first answer, another body under it is 422', async () => {
+
+        const family = await blockedConflicts();
+        const [conflict] = family.conflicts;
+        await unblockUser(context(), family.actors[1], family.users[0].id);
+        const edit = (body: string) => messagingRequest(server, family.tokens[0], 'POST', `/conflicts/${conflict.id}/edit`, { body }, { 'idempotency-key': 'edit-1' });
+        const first = await edit('Sent once');
+        const again = await edit('Sent once');
+        expect(ok(again)).to.equal(ok(first));
+        expect(again.headers.etag).to.equal('"2"');
+        expect(ok(await edit('Another text'), 422)).to.include({ code: 'idempotency_key_reused' });
+        expect(await bodies(family)).to.equal(['Sent once']);
+        expect(ok(await messagingRequest(server, family.tokens[0], 'POST', `/conflicts/${conflict.id}/discard`, undefined, { 'idempotency-key': 'edit-1' }), 409)).to.include({ code: 'conflict' });
+    });
+
     it('edits a conflict\'s text and retries it: still refused the item keeps the new text, sent the message has it', async () => {
 
         const family = await blockedConflicts();
