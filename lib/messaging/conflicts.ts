@@ -232,16 +232,16 @@ export async function recheckOpenConflicts(context: MessagingContext, actor: Mes
         order: [['created_at', 'ASC'], ['id', 'ASC']]
     });
     const updated: MessagingConflict[] = [];
-    for (const seen of open) {
-        const now = await currentRefusal(context, actor, seen.item as unknown as OutboxItem).catch((error) => (error instanceof ServiceError ? null : Promise.reject(error)));
-        const refusal = now === null ? undefined : now ?? { reason: seen.reason, message: nothingStopsIt };
-        if (!refusal || (refusal.reason === seen.reason && refusal.message === seen.message)) {
+    for (const before of open) {
+        const now = await currentRefusal(context, actor, before.item as unknown as OutboxItem).catch((error) => (error instanceof ServiceError ? null : Promise.reject(error)));
+        const refusal = now === null ? undefined : now ?? { reason: before.reason, message: nothingStopsIt };
+        if (!refusal || (refusal.reason === before.reason && refusal.message === before.message)) {
             continue;               // unchanged, or refused for a reason no conflict names (a text over today's limit): left as it is
         }
 
         const conflict = await inMessagingWrite(context, actor.familyLongId, async (transaction, log) => {
 
-            const current = await context.models.MessagingConflict.findOne({ where: { id: seen.id, revision: seen.revision, status: 'open' }, transaction });
+            const current = await context.models.MessagingConflict.findOne({ where: { id: before.id, revision: before.revision, status: 'open' }, transaction });
             if (current) {
                 await changed(current, refusal, transaction, log);
             }
