@@ -1,9 +1,10 @@
+import { messagingSuspendedMessage } from '../../lib/accounts/messaging-access';
 import { apiError } from '../../lib/errors';
 import { withoutConfig } from './context';
 
 /**
- * A credential of a user stops at once when the user is disabled or their family suspended, except at a route
- * that declares it refuses their work itself (`accountStateInHandler`).
+ * A credential of a user stops at once when the user is disabled, their family suspended, or its messaging
+ * suspended, except at a route that declares it refuses their work itself (`accountStateInHandler`).
  */
 export const accountState = withoutConfig(({ principal, route }) => {
 
@@ -17,5 +18,9 @@ export const accountState = withoutConfig(({ principal, route }) => {
 
     if (principal.family.suspended) {
         throw apiError(403, 'family_suspended', 'This family\'s access is suspended. A family manager can see why under Manage > APIs & Connectors.');
+    }
+
+    if (principal.family.messagingSuspended) {
+        throw apiError(403, 'messaging_suspended', messagingSuspendedMessage);
     }
 });

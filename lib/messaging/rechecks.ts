@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 
 import type { Message, MessageAttachment } from '../../models/message';
 import type { ConflictReason } from '../../models/messaging-conflict';
+import { messagingRefusal } from '../accounts/messaging-access';
 import { ServiceError } from '../errors';
 import type { MessagingActor, MessagingContext } from './context';
 import { sendMessage } from './messages';
@@ -54,21 +55,27 @@ const noUploads: MessageUploads = {
 };
 
 /**
- * Why the actor may not use messaging now, if they may not: their account disabled, or their family's access
- * suspended. The gateway admits the outbox whatever the account state (its route declares
- * `accountStateInHandler`), so this checks all that the account-state policy does.
+ * Why the actor may not use messaging now, if they may not: their account disabled, their family's messaging
+ * suspended (messagingRefusal(), as the site asks), or its access suspended (the gateway's own rule for devices).
+ * The gateway admits the outbox whatever the account state (its route declares `accountStateInHandler`), so this
+ * checks all that the account-state policy does; each is the reason `account_disabled`.
  */
 export async function accountRefusal(context: MessagingContext, actor: MessagingActor): Promise<Refusal | undefined> {
 
     const [user, family] = await Promise.all([
         context.models.User.findOne({ where: { id: actor.userId, family_long_id: actor.familyLongId }, attributes: ['disabled_at'] }),
-        context.models.Family.findOne({ where: { family_long_id: actor.familyLongId }, attributes: ['api_suspended_at'] })
+        context.models.Family.findOne({ where: { family_long_id: actor.familyLongId }, attributes: ['api_suspended_at', 'messaging_suspended_at', 'messaging_suspension_reason'] })
     ]);
-    if (!user || user.disabled_at) {
-        return { reason: 'account_disabled', message: 'This account is disabled: it cannot send messages until an operator enables it again.' };
+    if (!user || !family) {
+        return { reason: 'account_disabled', message: 'This account is gone: it cannot send messages.' };
     }
 
-    if (!family || family.api_suspended_at) {
+    const refusal = messagingRefusal(user, family);
+    if (refusal) {
+        return { reason: 'account_disabled', message: refusal.message };
+    }
+
+    if (family.api_suspended_at) {
         return { reason: 'account_disabled', message: 'This family\'s access is suspended: its messages wait until a super-admin lifts the suspension.' };
     }
 

@@ -1,19 +1,23 @@
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
 
-import type { OutboxItem } from '../../lib/messaging/conflicts';
+import { exchangeDeviceCode } from '../../lib/accounts/device-flow';
+import { approveDeviceRequest } from '../../lib/accounts/devices';
 import { recordId } from '../../lib/ids';
+import type { OutboxItem } from '../../lib/messaging/conflicts';
 import type { User } from '../../models/user';
-import { connectedDevice } from './devices';
+import { desktopClient, deviceRequest } from './devices';
 import { messagingFamily } from './messaging';
-import { editPolicyFile } from './policy-files';
-import { copyPolicies, testServer, type TestServerOptions } from './server';
 
-/** A server whose OAuth endpoints' limit per address is out of the way: a test file connects many devices from 127.0.0.1. */
-export function messagingApiServer(options: Pick<TestServerOptions, 'log'> = {}): Promise<Server> {
+/**
+ * A connected device of `user`: its access token. Asked, approved and exchanged through the account services, not
+ * the OAuth endpoints, whose limit per address every test file shares through Redis.
+ */
+export async function deviceToken(server: Server, user: User, scope?: string): Promise<string> {
 
-    const policiesDir = copyPolicies();
-    editPolicyFile(policiesDir, 'messaging.yaml', 'limit: 60', 'limit: 1000000');
-    return testServer({ ...options, policiesDir });
+    const accounts = server.app.services.accounts;
+    const asked = await deviceRequest(server, { scope });
+    await approveDeviceRequest(accounts, asked.userCode, user);
+    return (await exchangeDeviceCode(accounts, { clientId: desktopClient, deviceCode: asked.deviceCode })).access_token;
 }
 
 /** A request of the messaging API with a device's access token. */
@@ -29,7 +33,7 @@ export async function connectedFamily(server: Server, count: number): Promise<Aw
     const family = await messagingFamily(server, count);
     const tokens: string[] = [];
     for (const user of family.users) {
-        tokens.push((await connectedDevice(server, user as User)).access_token);
+        tokens.push(await deviceToken(server, user));
     }
 
     return { ...family, tokens };

@@ -2,7 +2,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { suspendFamily, unsuspendFamily } from '../../../lib/accounts/families';
+import { restoreFamilyMessaging, suspendFamily, suspendFamilyMessaging, unsuspendFamily } from '../../../lib/accounts/families';
 import { setUserDisabled } from '../../../lib/accounts/users';
 import { recordId } from '../../../lib/ids';
 import { blockUser, unblockUser } from '../../../lib/messaging/blocks';
@@ -54,6 +54,11 @@ describe('outbox rechecks', () => {
         await suspendFamily(accounts, familyLongId, 'Unusual traffic', 'test');
         expect(await reasonOf()).to.equal('account_disabled');
         await unsuspendFamily(accounts, familyLongId);
+        await suspendFamilyMessaging(accounts, familyLongId, 'Spam reports', 'test');
+        const suspended = await currentRefusal(context(), actors[0], item(direct.id));
+        expect(suspended?.reason).to.equal('account_disabled');
+        expect(suspended!.message).to.endWith('Reason: Spam reports');
+        await restoreFamilyMessaging(accounts, familyLongId);
 
         expect(await reasonOf(actors[0], item(elsewhere.id))).to.equal('conversation_access');
         expect(await reasonOf(actors[0], item(recordId('cnv')))).to.equal('conversation_access');

@@ -8,8 +8,8 @@ import { startDirectConversation } from '../../../lib/messaging/conversations';
 import { messageHistory } from '../../../lib/messaging/messages';
 import { syncChanges, type SyncEntry } from '../../../lib/messaging/sync';
 import { TestMessageUploads } from '../../helpers/message-uploads';
-import { connectedFamily, messagingApiServer, messagingRequest, outboxItem } from '../../helpers/messaging-api';
-import { testVariant } from '../../helpers/server';
+import { connectedFamily, messagingRequest, outboxItem } from '../../helpers/messaging-api';
+import { testServer, testVariant } from '../../helpers/server';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -23,7 +23,7 @@ describe(`/messaging/v1/conflicts (${testVariant})`, () => {
 
     before(async () => {
 
-        server = await messagingApiServer();
+        server = await testServer();
         server.app.services.messaging.uploads = uploads;
     });
 

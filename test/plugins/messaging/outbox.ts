@@ -2,17 +2,16 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { suspendFamily, unsuspendFamily } from '../../../lib/accounts/families';
+import { restoreFamilyMessaging, suspendFamily, suspendFamilyMessaging, unsuspendFamily } from '../../../lib/accounts/families';
 import { setUserDisabled } from '../../../lib/accounts/users';
 import { recordId } from '../../../lib/ids';
 import { blockUser } from '../../../lib/messaging/blocks';
 import type { OutboxItem } from '../../../lib/messaging/conflicts';
 import { createGroup, removeGroupMember, startDirectConversation } from '../../../lib/messaging/conversations';
 import { messageHistory, sendMessage } from '../../../lib/messaging/messages';
-import { connectedDevice } from '../../helpers/devices';
 import { TestMessageUploads } from '../../helpers/message-uploads';
-import { connectedFamily, messagingApiServer, messagingRequest, outboxItem } from '../../helpers/messaging-api';
-import { testVariant } from '../../helpers/server';
+import { connectedFamily, deviceToken, messagingRequest, outboxItem } from '../../helpers/messaging-api';
+import { testServer, testVariant } from '../../helpers/server';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -32,7 +31,7 @@ describe(`POST /messaging/v1/outbox (${testVariant})`, () => {
 
     before(async () => {
 
-        server = await messagingApiServer({ log: (_tags, message) => logged.push(message) });
+        server = await testServer({ log: (_tags, message) => logged.push(message) });
         server.app.services.messaging.uploads = uploads;
     });
 
@@ -113,7 +112,7 @@ describe(`POST /messaging/v1/outbox (${testVariant})`, () => {
         uploads.quotaBytes.delete(familyLongId);
     });
 
-    it('takes a disabled user\'s or suspended family\'s flush as account_disabled conflicts, while every other route refuses them', async () => {
+    it('takes a disabled user\'s flush, or a suspended family\'s (its access or its messaging), as account_disabled conflicts; every other route refuses them', async () => {
 
         const accounts = server.app.services.accounts;
         const { familyLongId, users, actors, tokens } = await connectedFamily(server, 2);
@@ -133,6 +132,13 @@ describe(`POST /messaging/v1/outbox (${testVariant})`, () => {
         expect(suspended[0].conflict).to.include({ reason: 'account_disabled' });
         expect((await messagingRequest(server, tokens[1], 'GET', '/conflicts')).result).to.include({ code: 'family_suspended' });
         await unsuspendFamily(accounts, familyLongId);
+
+        await suspendFamilyMessaging(accounts, familyLongId, 'Spam reports', 'test');
+        const messagingSuspended = outcomesOf(await flush(tokens[1], [outboxItem(conversation.id, 'written while messaging is suspended')]));
+        expect(messagingSuspended[0].conflict).to.include({ reason: 'account_disabled' });
+        expect((await messagingRequest(server, tokens[1], 'GET', '/conflicts')).result).to.include({ code: 'messaging_suspended' });
+        await restoreFamilyMessaging(accounts, familyLongId);
+        expect(((await messagingRequest(server, tokens[1], 'GET', '/conflicts')).result as { data: unknown[] }).data).to.have.length(2);
 
         const listed = (await messagingRequest(server, tokens[0], 'GET', '/conflicts')).result as { data: { id: string }[] };
         expect(listed.data.map((conflict) => conflict.id)).to.equal(disabled.map((each) => each.conflict!.id));
@@ -216,9 +222,9 @@ describe(`POST /messaging/v1/outbox (${testVariant})`, () => {
     it('needs the messages:write scope, and answers another family\'s conversation as conversation_access, never its content', async () => {
 
         const { users, actors, tokens } = await connectedFamily(server, 2);
-        const reader = await connectedDevice(server, users[0], { scope: 'messages:read' });
+        const reader = await deviceToken(server, users[0], 'messages:read');
         const { conversation } = await startDirectConversation(context(), actors[0], users[1].id);
-        expect((await flush(reader.access_token, [outboxItem(conversation.id, 'x')])).result).to.include({ code: 'token_scope' });
+        expect((await flush(reader, [outboxItem(conversation.id, 'x')])).result).to.include({ code: 'token_scope' });
 
         const stranger = await connectedFamily(server, 1);
         const [outcome] = outcomesOf(await flush(stranger.tokens[0], [outboxItem(conversation.id, 'let me in'), outboxItem(recordId('cnv'), 'nowhere')]));
