@@ -140,6 +140,9 @@ describe(`POST /messaging/v1/outbox (${testVariant})`, () => {
         await restoreFamilyMessaging(accounts, familyLongId);
         expect(((await messagingRequest(server, tokens[1], 'GET', '/conflicts')).result as { data: unknown[] }).data).to.have.length(2);
 
+        const admitted = server.table().filter((route) => route.settings.plugins?.gateway?.accountStateInHandler).map((route) => `${route.method} ${route.path}`);
+        expect(admitted).to.equal(['post /messaging/v1/outbox']);
+
         const listed = (await messagingRequest(server, tokens[0], 'GET', '/conflicts')).result as { data: { id: string }[] };
         expect(listed.data.map((conflict) => conflict.id)).to.equal(disabled.map((each) => each.conflict!.id));
         expect(await bodies(actors[0], conversation.id)).to.equal([]);
