@@ -45,6 +45,7 @@ import { webhooksPolicyFile } from '../plugins/webhooks/policy';
 import { messagingPolicyFile } from './accounts/messaging-policy';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './change-bus';
 import type { MessagingBatch, MessagingBus } from './messaging/changes';
+import { messageUploads } from './messaging/uploads';
 import { decorateClientAddress } from './client-address';
 import { versionAnswers, type VersionAnswers } from './api-versions';
 import { answerClientErrors } from './client-errors';
@@ -276,14 +277,14 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
 
     const transaction = transactionRunner(sequelize);
     const usageMeter = new UsageMeter({ models, sequelize, transaction, policyStore, log });
+    const uploadFiles = new LocalDiskUploadFiles(config.filesDir);
     const services: Services = {
-        config, log, sequelize, models, transaction, redis, redisOutage, policyStore, authEpoch, rateLimits, usageMeter, changeBus,
-        uploadFiles: new LocalDiskUploadFiles(config.filesDir),
+        config, log, sequelize, models, transaction, redis, redisOutage, policyStore, authEpoch, rateLimits, usageMeter, changeBus, uploadFiles,
         accounts: {
             models, transaction, policies: () => policyStore.current(), authEpoch, pepper,
             deviceTokenKeys: { hash: derivedKey(master, 'device-token-hash'), rotation: derivedKey(master, 'device-token-rotation') }
         },
-        messaging: { models, transaction, bus: messagingBus, policyStore }
+        messaging: { models, transaction, bus: messagingBus, policyStore, uploads: messageUploads({ models, files: uploadFiles, log, policies: () => policyStore.current() }) }
     };
 
     const server = Hapi.server({

@@ -52,6 +52,7 @@ export interface MessagingPolicy {
     /** Per plan: every plan can message; the plan decides what attachments may be. */
     attachments: { plans: AttachmentPlanPolicy[] };
     uploads: UploadsPolicy;
+    outbox: { max_items: number; conflicts_page_size: number; conflicts_max_page_size: number };
 }
 
 /** Context of the messaging schema: the plans of plans.yaml and the media types files.yaml recognises. */
@@ -136,6 +137,11 @@ export const messagingPolicyFile = policyFile({
             expire_after_minutes: Joi.number().integer().min(1).max(7 * 24 * 60).required(),
             unattached_minutes: Joi.number().integer().min(1).max(30 * 24 * 60).required(),
             cleanup_schedule: cronExpression.required()
+        }).required(),
+        outbox: Joi.object<MessagingPolicy['outbox'], true>({
+            max_items: Joi.number().integer().min(1).max(1000).required(),
+            conflicts_page_size: Joi.number().integer().min(1).max(Joi.ref('conflicts_max_page_size')).required(),
+            conflicts_max_page_size: Joi.number().integer().min(1).max(1000).required()
         }).required()
     }).custom(clientScopesDeclared).messages({
         'scopes.undeclared': 'client "{#client}" names scopes not declared under scopes: {#unknown}',

@@ -6,7 +6,9 @@ import type { MessageAttachment } from '../../models/message';
 import { attachmentPolicy } from '../accounts/messaging-policy';
 import { ServiceError } from '../errors';
 import type { Log } from '../logger';
+import { bytes, storageUsed } from '../storage-quota';
 import type { UploadFiles } from '../storage/upload-files';
+import type { MessageUploads } from './context';
 
 /**
  * Why the plan's messages may not carry a file of `mediaType` (undefined: no type this service recognises),
@@ -115,4 +117,32 @@ export async function releaseUploads(context: ReleaseUploadsContext, familyLongI
         }
     });
     return ids.length;
+}
+
+/**
+ * The uploads as messages claim and release them (MessagingContext.uploads). A claim rechecks the family's storage
+ * quota too: its uploads counted from their creation, the family may be over its quota now (its plan changed since).
+ */
+export function messageUploads(context: ReleaseUploadsContext & { policies: () => Policies }): MessageUploads {
+
+    return {
+        async claim(actor, messageId, uploadIds, transaction) {
+
+            const input = { familyLongId: actor.familyLongId, userId: actor.userId, messageId, uploadIds };
+            const attachments = await attachUploads(context.models, context.policies(), input, transaction);
+            const family = await context.models.Family.findByPk(actor.familyLongId, { transaction });
+            const plan = family && context.policies().plans.get(family.plan);
+            const quota = plan?.storage_quota_bytes ?? 0;
+            const used = await storageUsed(context.models, actor.familyLongId, transaction);
+            if (used > quota) {
+                throw new ServiceError('quota_exceeded', `The family's files take ${bytes(used)}, more than the ${plan?.label ?? ''} plan's storage of ${bytes(quota)}: delete some files to send new ones.`, 413);
+            }
+
+            return attachments;
+        },
+        async release(familyLongId, uploadIds, transaction) {
+
+            await releaseUploads(context, familyLongId, uploadIds, transaction);
+        }
+    };
 }

@@ -1,10 +1,13 @@
 import type { Plugin } from '@hapi/hapi';
 import Joi from 'joi';
 
+import { withBodyChecks } from '../../lib/request-bodies';
+import { conflictRoutes } from './conflict-routes';
 import { me } from './me';
 import type { UploadsContext, UploadsOptions } from './uploads/context';
 import { deleteExpiredUploads, expiredUploadsCleanup } from './uploads/expiry';
 import { uploadRoutes } from './uploads/routes';
+import { outboxRoutes } from './outbox-routes';
 
 export interface MessagingOptions extends UploadsOptions {
     /** The gateway route group whose auth the routes use; their prefix is the registration's (`routes.prefix`). */
@@ -30,8 +33,8 @@ const optionsSchema = Joi.object({
 }).unknown();
 
 /**
- * The desktop messaging client's API: GET /me, and the resumable uploads of attachments (tus, uploads/).
- * Each route declares the token scope it needs.
+ * The desktop messaging client's API: GET /me, the resumable uploads of attachments (tus, uploads/), the offline
+ * outbox and its conflicts. Each route declares the token scope it needs.
  */
 export const messagingPlugin: Plugin<MessagingOptions> = {
     name: 'messaging',
@@ -52,6 +55,7 @@ export const messagingPlugin: Plugin<MessagingOptions> = {
             handler: me
         });
         server.route(uploadRoutes(context, routeGroup));
+        server.route(withBodyChecks([...outboxRoutes(routeGroup, server.realm.modifiers.route.prefix ?? ''), ...conflictRoutes(routeGroup)]));
 
         // The clean-up serves every registration: the first one's.
         if (server.plugins.messaging) {
