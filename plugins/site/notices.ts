@@ -18,13 +18,24 @@ const notices = {
     'family-unsuspended': 'The family\'s API is no longer suspended.',
     'family-not-suspended': 'The family\'s API was not suspended (lifted already?): nothing changed.',
     'device-disconnected': 'The device is disconnected. Its access is refused from its next request.',
-    'device-already-disconnected': 'The device was disconnected already: nothing changed.'
+    'device-already-disconnected': 'The device was disconnected already: nothing changed.',
+    'message-edited': 'Your message is changed.',
+    'message-deleted': 'Your message is deleted: everyone now sees that a message was deleted here.',
+    'person-blocked': 'Blocked. They cannot start a conversation with you or write in yours, and you no longer see their messages in groups.',
+    'person-already-blocked': 'You had blocked them already: nothing changed.',
+    'person-unblocked': 'Unblocked. You see their messages again, and you can write to each other.',
+    'person-not-blocked': 'They were not blocked (unblocked already?): nothing changed.',
+    'member-added': 'The member is added: they see the whole conversation.',
+    'member-removed': 'The member is removed from the group.',
+    'group-left': 'You left the group. Its members can add you again.'
 } as const;
 
 export type Notice = keyof typeof notices;
 
 /** Notices of something that did not happen (it had been done already), shown as information, not as a success. */
-const nothingDone: ReadonlySet<Notice> = new Set(['family-already-suspended', 'family-not-suspended', 'device-already-disconnected']);
+const nothingDone: ReadonlySet<Notice> = new Set([
+    'family-already-suspended', 'family-not-suspended', 'device-already-disconnected', 'person-already-blocked', 'person-not-blocked'
+]);
 
 export function noticeOf(name: unknown): { text: string; kind: 'success' | 'info' } | undefined {
 
