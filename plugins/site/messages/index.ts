@@ -138,7 +138,7 @@ export function messageRoutes(context: SiteContext): ServerRoute[] {
             method: 'GET',
             path: '/messages/{conversationId}',
             options: page({
-                validate: { params: Joi.object(conversationParams), query: Joi.object({ cursor: Joi.string().max(100) }) },
+                validate: { params: Joi.object(conversationParams), query: Joi.object({ cursor: Joi.string().max(100), notice: Joi.string() }) },
                 async handler(request, h) {
 
                     const actor = actorOf(request);

@@ -151,6 +151,7 @@ describe(`the /messages pages over HTTP on ${testVariant}`, () => {
 
         const edited = await manager.browser.post(`/messages/${id}/messages/${messageId}/edit`, { body: 'Dinner at 8', revision: '1' });
         expect(edited.location).to.equal(`/messages/${id}?notice=message-edited`);
+        expect((await manager.browser.get(edited.location!)).text).to.contain('Your message is changed.');
         const after = await zoe.browser.get(`/messages/${id}`);
         expect(after.text).to.contain('Dinner at 8');
         expect(after.text).to.contain('· edited');
