@@ -96,7 +96,7 @@ describe('/messages in Chromium', { skip: !chromiumAvailable, timeout: 120_000 }
             expect(await page.isVisible('text=did you find the box with the 1956 wedding photos?')).to.be.true();
             expect(await page.textContent('[data-testid="unread-total"]')).to.contain('1');      // the group's, still unread
 
-            await page.fill('textarea[name="body"]', 'Yes, in the attic! I scanned them last night.');
+            await page.fill('#compose textarea[name="body"]', 'Yes, in the attic! I scanned them last night.');
             await page.click('button:has-text("Send")');
             await page.waitForSelector('.message-own >> text=Yes, in the attic! I scanned them last night.');
 
@@ -108,12 +108,19 @@ describe('/messages in Chromium', { skip: !chromiumAvailable, timeout: 120_000 }
             expect(await page.locator('.message-own').last().textContent()).to.contain('They are in the gallery now.');
             if (javaScript) {
                 await screenshot(page, 'messages-conversation');
+                // On a phone, one long word of a message wraps rather than widening the page.
+                await page.fill('#compose textarea[name="body"]', `https://example.com/${'album'.repeat(40)}`);
+                await page.click('button:has-text("Send")');
+                await page.waitForSelector('text=albumalbum');
+                await page.setViewportSize({ width: 375, height: 800 });
+                expect(await page.evaluate('document.documentElement.scrollWidth')).to.equal(375);
+                await screenshot(page, 'messages-conversation-375');
             }
 
             await page.context().close();
 
             const theirs = await signedIn(manager);
-            expect(await theirs.isVisible(`[data-conversation-id="${directId}"] >> text=1 unread`)).to.be.true();
+            expect(await theirs.textContent(`[data-conversation-id="${directId}"] .unread-count`)).to.equal(javaScript ? '2 unread' : '1 unread');
             await theirs.click(`[data-conversation-id="${directId}"]`);
             await theirs.waitForSelector('text=They are in the gallery now.');
             expect(await theirs.isVisible('text=· edited')).to.be.true();

@@ -43,10 +43,11 @@ export async function conversationPage(context: SiteContext, h: ResponseToolkit,
     form: ConversationForm = {}): Promise<ResponseObject> {
 
     const view = await getConversation(context.messaging, actor, conversationId);
-    const [history, people, blocked] = await Promise.all([
+    const [history, people, blocked, membership] = await Promise.all([
         messageHistory(context.messaging, actor, conversationId, { cursor: form.cursor }),
         familyPeople(context.models, actor.familyLongId),
-        blockedBy(context.models, actor.userId)
+        blockedBy(context.models, actor.userId),
+        context.models.ConversationMember.findOne({ where: { conversation_id: conversationId, user_id: actor.userId }, attributes: ['last_read_at'] })
     ]);
     const { conversation } = view;
     const isGroup = conversation.kind === 'group';
@@ -56,11 +57,14 @@ export async function conversationPage(context: SiteContext, h: ResponseToolkit,
     const members = new Set(view.memberIds);
     const policy = context.messaging.policyStore.current().messaging.conversations;
     const stale = form.stale;
+    // What the user had not read before this page was drawn (markRead follows it): as unreadCounts() counts.
+    const lastReadAt = membership?.last_read_at;
+    const unread = (message: Message) => message.sender_id !== actor.userId && !message.deleted_at && (!lastReadAt || message.created_at > lastReadAt);
 
     return h.view('conversation', {
         title: conversationTitle(view, people, actor),
         conversation: { id: conversation.id, isGroup, createdBy: nameOf(people, conversation.created_by) },
-        messages: history.messages.map((message) => messageView(people, actor, message)).reverse(),
+        messages: history.messages.map((message) => ({ ...messageView(people, actor, message), isNew: unread(message) })).reverse(),
         olderCursor: history.nextCursor,
         isOlderPage: Boolean(form.cursor),
         members: view.memberIds.map((id) => ({ id, email: nameOf(people, id), isYou: id === actor.userId, blocked: blocked.has(id), removable: manages && id !== actor.userId })),

@@ -118,7 +118,7 @@ export function messageRoutes(context: SiteContext): ServerRoute[] {
             options: page({
                 validate: { params: Joi.object({ userId: idParam }), payload: Joi.object({ conversation: idParam.optional() }) },
                 handler: formAction(models, {
-                    run: (request) => blockUser(messaging, actorOf(request), request.params.userId as string),
+                    run: (request) => found(blockUser(messaging, actorOf(request), request.params.userId as string)),
                     answer: (request, h, { changed }) => redirectWithNotice(h, backTo(request), changed ? 'person-blocked' : 'person-already-blocked')
                 })
             })
@@ -129,7 +129,7 @@ export function messageRoutes(context: SiteContext): ServerRoute[] {
             options: page({
                 validate: { params: Joi.object({ userId: idParam }), payload: Joi.object({ conversation: idParam.optional() }) },
                 handler: formAction(models, {
-                    run: (request) => unblockUser(messaging, actorOf(request), request.params.userId as string),
+                    run: (request) => found(unblockUser(messaging, actorOf(request), request.params.userId as string)),
                     answer: (request, h, { changed }) => redirectWithNotice(h, backTo(request), changed ? 'person-unblocked' : 'person-not-blocked')
                 })
             })

@@ -88,7 +88,7 @@ describe(`the /messages pages over HTTP on ${testVariant}`, () => {
         expect(page.status).to.equal(200);
         expect(page.headers.get('content-security-policy')).to.contain('script-src \'self\'');
         expect(page.headers.get('cache-control')).to.equal('no-store');
-        expect(page.text).to.contain('<a href="/messages" aria-current="page">Messages');
+        expect(page.text).to.contain('<a class="nowrap" href="/messages" aria-current="page">Messages');
         expect(unreadTotalOn(page.text)).to.equal('3');
         const link = (id: string) => new RegExp(`href="/messages/${id}" data-conversation-id="${id}">[\\s\\S]*?</a>`).exec(page.text)![0];
         expect(link(withZoe)).to.contain(zoe.email);
@@ -116,9 +116,11 @@ describe(`the /messages pages over HTTP on ${testVariant}`, () => {
         const opened = await manager.browser.get(`/messages/${id}`);
         expect(opened.status).to.equal(200);
         expect(opened.text).to.contain('First from Zoë');
+        expect(opened.text.match(/badge-info">New</g)).to.have.length(1);
         expect(opened.text).to.contain(`<h1 dir="auto">${zoe.email}</h1>`);
         expect(unreadTotalOn(opened.text)).to.be.undefined();
         expect(unreadTotalOn((await manager.browser.get('/messages')).text)).to.be.undefined();
+        expect((await manager.browser.get(`/messages/${id}`)).text).to.not.contain('badge-info">New<');
 
         const sent = await manager.browser.post(`/messages/${id}`, { body: 'Hi Zoë,\nsee you on Sunday.' });
         expect(sent.status).to.equal(302);
@@ -216,7 +218,9 @@ describe(`the /messages pages over HTTP on ${testVariant}`, () => {
 
         // Blocking someone of another family, or oneself: never done.
         const [stranger] = await family(1);
-        expect((await manager.browser.post(`/messages/people/${stranger.actor.userId}/block`)).status).to.equal(404);
+        const strangers = await manager.browser.post(`/messages/people/${stranger.actor.userId}/block`);
+        expect(strangers.status).to.equal(404);
+        expect(strangers.text).to.contain('There is nothing here, or nothing you can see.');
         expect((await manager.browser.post(`/messages/people/${manager.actor.userId}/block`)).status).to.equal(400);
     });
 
