@@ -1,27 +1,15 @@
 import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
 
+import { messagingRefusal } from '../../../lib/accounts/messaging-access';
 import { ServiceError } from '../../../lib/errors';
 import type { MessagingActor } from '../../../lib/messaging/context';
-import type { User } from '../../../models/user';
 import type { SiteContext } from '../context';
 import { siteUser } from '../credentials';
 
 /**
- * Why this user may not use messaging now, in words; undefined when they may. Until account state has a shared
- * rule (users disabled, families whose messaging is suspended), a disabled account is the one refusal.
- */
-export function messagingRefusal(user: User): ServiceError | undefined {
-
-    if (user.disabled_at) {
-        return new ServiceError('account_disabled', 'Your account is disabled, so messaging is closed to it. A family manager or the service\'s administrators can tell you why.', 403);
-    }
-
-    return undefined;
-}
-
-/**
- * The signed-in user as the messaging services' actor: a user of a family whose messaging is open to them.
- * Anyone else gets a page that says why (a 403 in words), not the bare "Not allowed".
+ * The signed-in user as the messaging services' actor: a user of a family, neither disabled nor of a family whose
+ * messaging is suspended (messagingRefusal(), the API's rule too). Anyone else gets a page that says why (a 403 in
+ * words), not the bare "Not allowed".
  */
 export async function messagingActor(context: SiteContext, request: Request): Promise<MessagingActor> {
 
@@ -30,9 +18,10 @@ export async function messagingActor(context: SiteContext, request: Request): Pr
         throw new ServiceError('forbidden', 'Messages are for the members of a family, and this account belongs to none. Sign in with a family account to message.', 403);
     }
 
-    const refusal = messagingRefusal((await context.models.User.findByPk(id))!);
+    const [user, family] = await Promise.all([context.models.User.findByPk(id), context.models.Family.findByPk(familyLongId)]);
+    const refusal = messagingRefusal(user!, family!);
     if (refusal) {
-        throw refusal;
+        throw new ServiceError(refusal.code, refusal.message, 403);
     }
 
     return { userId: id, familyLongId, isManager: role === 'manager' };

@@ -2,7 +2,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { createFamily } from '../../../lib/accounts/families';
+import { createFamily, restoreFamilyMessaging, suspendFamilyMessaging } from '../../../lib/accounts/families';
 import { setUserDisabled } from '../../../lib/accounts/users';
 import { recordId } from '../../../lib/ids';
 import { blockUser } from '../../../lib/messaging/blocks';
@@ -383,7 +383,7 @@ describe(`the /messages pages over HTTP on ${testVariant}`, () => {
         expect((await manager.browser.get(`/messages/${id}?cursor=nonsense`)).status).to.equal(400);
     });
 
-    it('keeps a super-admin of no family and a disabled user out, saying why', async () => {
+    it('keeps out a super-admin of no family and a family whose messaging is suspended, saying why, and a disabled user\'s session ends', async () => {
 
         const admin = await siteAccount(server, { role: 'super-admin' });
         const browser = await new HttpBrowser(server).signIn(admin.email, admin.password);
@@ -395,15 +395,23 @@ describe(`the /messages pages over HTTP on ${testVariant}`, () => {
         const [manager, zoe] = await family(2);
         const id = await direct(manager, zoe);
         await editMessage(messaging(), manager.actor, await say(manager, id, 'Before'), 'Before, edited');
-        await setUserDisabled(server.app.services.accounts, zoe.actor.userId, true);
+        const { accounts } = server.app.services;
+        await suspendFamilyMessaging(accounts, manager.actor.familyLongId, 'Spam <b>reported</b>', 'test');
         for (const answer of [await zoe.browser.get('/messages'), await zoe.browser.get(`/messages/${id}`), await zoe.browser.post(`/messages/${id}`, { body: 'Still here?' })]) {
             expect(answer.status).to.equal(403);
-            expect(answer.text).to.contain('Your account is disabled');
+            expect(answer.text).to.contain('Messaging is suspended for this family');
+            expect(answer.text).to.contain('Reason: Spam &lt;b&gt;reported&lt;/b&gt;');
             expect(answer.text).to.not.contain('Before, edited');
         }
 
-        await setUserDisabled(server.app.services.accounts, zoe.actor.userId, false);
+        expect(await server.app.services.models.Message.count({ where: { conversation_id: id } })).to.equal(1);
+        await restoreFamilyMessaging(accounts, manager.actor.familyLongId);
         expect((await zoe.browser.get(`/messages/${id}`)).status).to.equal(200);
+
+        await setUserDisabled(accounts, zoe.actor.userId, true);
+        const disabled = await zoe.browser.get(`/messages/${id}`);
+        expect(disabled.status).to.equal(302);
+        expect(disabled.location!).to.startWith('/login');
     });
 
     it('shows a blocked sender\'s messages in a group to nobody who blocked them', async () => {
