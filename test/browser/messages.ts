@@ -127,4 +127,46 @@ describe('/messages in Chromium', { skip: !chromiumAvailable, timeout: 120_000 }
             await theirs.context().close();
         });
     }
+
+    it('says when a block stops a conversation, and shows an edit that came too late with the text as it is now', async () => {
+
+        const { manager, zoe, directId } = await familyWithConversations();
+        const page = await signedIn(manager);
+        await page.goto(`${base}/messages/${directId}`);
+        const mine = page.locator('.message-own').last();
+        await mine.locator('summary:has-text("Edit")').click();
+        await mine.locator('textarea[name="body"]').fill('Zoë, did you find the photos of the wedding in 1956?');
+
+        // Meanwhile, in another tab, the same message is changed.
+        const other = await (await browser.newContext()).newPage();
+        await other.context().addCookies(await page.context().cookies());
+        await other.goto(`${base}/messages/${directId}`);
+        const there = other.locator('.message-own').last();
+        await there.locator('summary:has-text("Edit")').click();
+        await there.locator('textarea[name="body"]').fill('Zoë, where is the box with the wedding photos?');
+        await there.locator('button:has-text("Save")').click();
+        await other.waitForSelector('text=Your message is changed.');
+        await other.context().close();
+
+        await mine.locator('button:has-text("Save")').click();
+        await page.waitForSelector('text=Not saved: the message changed since you opened the page');
+        expect(await page.textContent('[data-testid="current-text"]')).to.equal('Zoë, where is the box with the wedding photos?');
+        expect(await page.inputValue('.callout-warning textarea[name="body"]')).to.equal('Zoë, did you find the photos of the wedding in 1956?');
+        await screenshot(page, 'messages-stale-edit');
+        await page.click('button:has-text("Save my text instead")');
+        await page.waitForSelector('text=Your message is changed.');
+
+        await page.click('.member >> button:has-text("Block")');
+        await page.waitForSelector('text=Blocked. They cannot start a conversation with you');
+        expect(await page.isVisible('#compose')).to.be.false();
+        expect(await page.textContent('[data-testid="blocked-notice"]')).to.contain('You have blocked this person');
+        await page.context().close();
+
+        const theirs = await signedIn(zoe);
+        await theirs.goto(`${base}/messages/${directId}`);
+        expect(await theirs.textContent('[data-testid="blocked-notice"]')).to.contain('This person does not accept your messages');
+        expect(await theirs.isVisible('text=Zoë, did you find the photos of the wedding in 1956?')).to.be.true();
+        await screenshot(theirs, 'messages-blocked');
+        await theirs.context().close();
+    });
 });

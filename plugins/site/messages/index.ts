@@ -52,12 +52,14 @@ export function messageRoutes(context: SiteContext): ServerRoute[] {
     const page = (options: RouteOptions): RouteOptions => ({ auth: signedInPage, ext: { onPreHandler: { method: gate } }, ...options });
     const conversationIdOf = (request: Request) => request.params.conversationId as string;
     const back = (request: Request) => `/messages/${conversationIdOf(request)}`;
-    /** The conversation's page again, saying why the service refused, with the text being written kept. */
-    const refusedOnConversation = (request: Request, h: ResponseToolkit, refusal: Refusal) => {
-
-        const { body } = request.payload as { body?: string };
-        return conversationPage(context, h, actorOf(request), conversationIdOf(request), { error: refusal.message, statusCode: refusal.statusCode, draft: body });
-    };
+    /** The conversation's page again, saying why the service refused. */
+    const refusedOnConversation = (request: Request, h: ResponseToolkit, refusal: Refusal) => conversationPage(context, h, actorOf(request), conversationIdOf(request), {
+        error: refusal.message, statusCode: refusal.statusCode
+    });
+    /** A refused send: the page again, its text kept in the compose box. */
+    const sendRefused = (request: Request, h: ResponseToolkit, refusal: Refusal) => conversationPage(context, h, actorOf(request), conversationIdOf(request), {
+        error: refusal.message, statusCode: refusal.statusCode, draft: (request.payload as { body: string }).body
+    });
 
     /** An edit's or a delete's answer: back to the conversation, or, when the message changed in between, the page with it as it is now (409). */
     function staleOrBack(notice: 'message-edited' | 'message-deleted', deleting: boolean) {
@@ -160,7 +162,7 @@ export function messageRoutes(context: SiteContext): ServerRoute[] {
                 validate: { params: Joi.object(conversationParams), payload: Joi.object({ body: messageText }) },
                 handler: formAction(models, {
                     run: (request) => sendMessage(messaging, actorOf(request), conversationIdOf(request), { body: (request.payload as { body: string }).body }),
-                    refused: refusedOnConversation,
+                    refused: sendRefused,
                     answer: (request, h, message) => h.redirect(`${back(request)}#${message.id}`)
                 })
             })

@@ -138,6 +138,11 @@ describe(`the /messages pages over HTTP on ${testVariant}`, () => {
         const empty = await manager.browser.post(`/messages/${id}`, { body: '   ' });
         expect(empty.status).to.equal(422);
         expect(empty.text).to.contain('a message needs text or a file');
+        const long = 'x'.repeat(server.app.services.policyStore.current().messaging.conversations.message_max_characters + 1);
+        const tooLong = await manager.browser.post(`/messages/${id}`, { body: long });
+        expect(tooLong.status).to.equal(422);
+        expect(tooLong.text).to.contain('a message is at most 4000 characters');
+        expect(tooLong.text).to.contain(`>${long}</textarea>`);
     });
 
     it('edits and deletes one\'s own messages; a stale revision shows the current text, and a deleted one a tombstone', async () => {
@@ -183,6 +188,7 @@ describe(`the /messages pages over HTTP on ${testVariant}`, () => {
         const refused = await manager.browser.post(`/messages/${id}/messages/${zoes}/edit`, { body: 'Not mine', revision: '1' });
         expect(refused.status).to.equal(403);
         expect(refused.text).to.contain('Only its sender edits or deletes a message.');
+        expect(refused.text).to.not.contain('Not mine');
         expect((await server.app.services.models.Message.findByPk(zoes))!.body).to.equal('Mine');
     });
 
@@ -206,6 +212,7 @@ describe(`the /messages pages over HTTP on ${testVariant}`, () => {
         expect(refused.status).to.equal(403);
         expect(refused.text).to.contain('This person does not accept your messages.');
         expect(refused.text).to.contain('data-testid="blocked-notice"');
+        expect(refused.text).to.contain('data-testid="unsent-text">Let me in</blockquote>');
 
         const list = await manager.browser.get('/messages');
         expect(list.text).to.match(new RegExp(`<bdi>${zoe.email}</bdi> <span class="muted small">since`));
