@@ -7,6 +7,7 @@ import { messageHistory } from '../../../lib/messaging/messages';
 import { utf16UnitsFor } from '../../../lib/text-length';
 import type { Message } from '../../../models/message';
 import type { SiteContext } from '../context';
+import { isolated } from '../isolated';
 import { conversationTitle } from './list-page';
 import { familyPeople, nameOf } from './people';
 
@@ -57,12 +58,14 @@ export async function conversationPage(context: SiteContext, h: ResponseToolkit,
     const members = new Set(view.memberIds);
     const policy = context.messaging.policyStore.current().messaging.conversations;
     const stale = form.stale;
+    const name = conversationTitle(view, people, actor);
     // What the user had not read before this page was drawn (markRead follows it): as unreadCounts() counts.
     const lastReadAt = membership?.last_read_at;
     const unread = (message: Message) => message.sender_id !== actor.userId && !message.deleted_at && (!lastReadAt || message.created_at > lastReadAt);
 
     return h.view('conversation', {
-        title: conversationTitle(view, people, actor),
+        title: isolated(name),
+        heading: name,
         conversation: { id: conversation.id, isGroup, createdBy: nameOf(people, conversation.created_by) },
         messages: history.messages.map((message) => ({ ...messageView(people, actor, message), isNew: unread(message) })).reverse(),
         olderCursor: history.nextCursor,

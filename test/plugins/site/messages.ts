@@ -243,6 +243,7 @@ describe(`the /messages pages over HTTP on ${testVariant}`, () => {
         expect(group.location).to.match(/^\/messages\/cnv_\w+$/);
         const page = await mateo.browser.get(group.location!);
         expect(page.text).to.contain('<h1 dir="auto">Bakery history</h1>');
+        expect(page.text).to.contain('<title>\u2068Bakery history\u2069 · Family Records</title>');
         expect(page.text).to.contain('3 members');
         expect(page.text).to.contain(`Group started by <bdi>${manager.email}</bdi>`);
 
