@@ -63,6 +63,7 @@ import { derivedKey, masterSecret } from './secrets';
 import { becomeServiceUnavailable } from './service-unavailable';
 import type { Services } from './services';
 import { LocalDiskStorage } from './storage/local-disk';
+import { LocalDiskUploadFiles } from './storage/upload-files';
 import { TrustedProxies } from './trusted-proxies';
 import { unroutedAnswer } from './unrouted';
 
@@ -277,6 +278,7 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
     const usageMeter = new UsageMeter({ models, sequelize, transaction, policyStore, log });
     const services: Services = {
         config, log, sequelize, models, transaction, redis, redisOutage, policyStore, authEpoch, rateLimits, usageMeter, changeBus,
+        uploadFiles: new LocalDiskUploadFiles(config.filesDir),
         accounts: {
             models, transaction, policies: () => policyStore.current(), authEpoch, pepper,
             deviceTokenKeys: { hash: derivedKey(master, 'device-token-hash'), rotation: derivedKey(master, 'device-token-rotation') }
@@ -408,7 +410,11 @@ async function registerApiPlugins(server: Server, services: Services, master: Bu
                 plugin: docsPlugin,
                 options: { gateway: gatewayConfig, authSchemes: gateway.parts.authSchemes, routeGroup, prefix, pagePath, versions, policyStore, publicBaseUrl, log }
             }),
-            messaging: () => server.register({ plugin: messagingPlugin, options: { routeGroup }, routes: { prefix } })
+            messaging: () => server.register({
+                plugin: messagingPlugin,
+                options: { routeGroup, models, transaction, files: services.uploadFiles, policyStore, redis: services.redis, redisPrefix: config.redisPrefix, publicBaseUrl, log },
+                routes: { prefix }
+            })
         };
         for (const name of apiPluginNames.filter((known) => group.plugins.includes(known))) {
             await register[name]();

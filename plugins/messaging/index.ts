@@ -2,26 +2,45 @@ import type { Plugin } from '@hapi/hapi';
 import Joi from 'joi';
 
 import { me } from './me';
+import type { UploadsContext, UploadsOptions } from './uploads/context';
+import { deleteExpiredUploads, expiredUploadsCleanup } from './uploads/expiry';
+import { uploadRoutes } from './uploads/routes';
 
-export interface MessagingOptions {
+export interface MessagingOptions extends UploadsOptions {
     /** The gateway route group whose auth the routes use; their prefix is the registration's (`routes.prefix`). */
     routeGroup: string;
 }
 
-const optionsSchema = Joi.object<MessagingOptions, true>({
-    routeGroup: Joi.string().required()
-});
+/** What `server.plugins.messaging` holds. */
+export interface MessagingApi {
+    /** Removes the uploads past their expiry that no message holds; what the schedule runs. Resolves to how many. */
+    deleteExpiredUploads(): Promise<number>;
+}
+
+declare module '@hapi/hapi' {
+    interface PluginProperties {
+        messaging: MessagingApi;
+    }
+}
+
+const optionsSchema = Joi.object({
+    routeGroup: Joi.string().required(),
+    redisPrefix: Joi.string().allow('').required(),
+    publicBaseUrl: Joi.string().uri({ scheme: ['http', 'https'] }).required()
+}).unknown();
 
 /**
- * The desktop messaging client's API: for now GET /me, so the route group (auth by device tokens, its
- * policies) is exercised end to end. Each route declares the token scope it needs.
+ * The desktop messaging client's API: GET /me, and the resumable uploads of attachments (tus, uploads/).
+ * Each route declares the token scope it needs.
  */
 export const messagingPlugin: Plugin<MessagingOptions> = {
     name: 'messaging',
     multiple: true,
     register(server, options) {
 
-        const { routeGroup } = Joi.attempt(options, optionsSchema);
+        Joi.assert(options, optionsSchema, 'messaging plugin options');
+        const { routeGroup } = options;
+        const context: UploadsContext = { ...options, path: `${server.realm.modifiers.route.prefix ?? ''}/uploads`, policies: () => options.policyStore.current() };
         server.route({
             method: 'GET',
             path: '/me',
@@ -32,5 +51,17 @@ export const messagingPlugin: Plugin<MessagingOptions> = {
             },
             handler: me
         });
+        server.route(uploadRoutes(context, routeGroup));
+
+        // The clean-up serves every registration: the first one's.
+        if (server.plugins.messaging) {
+            return;
+        }
+
+        server.expose({ deleteExpiredUploads: () => deleteExpiredUploads(context) } satisfies MessagingApi);
+        const cleanup = expiredUploadsCleanup(context);
+        // Only while the server runs (not in the CLI); stopped before the database closes.
+        server.ext('onPostStart', () => cleanup.start());
+        server.ext('onPreStop', () => cleanup.stop());
     }
 };

@@ -4,8 +4,8 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { seedDemoFamily, type DemoFamily } from '../../lib/demo';
-import { detectMediaType } from '../../plugins/files/media-types';
-import { storageUsed } from '../../plugins/files/quota';
+import { detectMediaType } from '../../lib/media-types';
+import { storageUsed } from '../../lib/storage-quota';
 import { servedDemoFiles } from '../helpers/demo-files';
 import { allResources, testServer } from '../helpers/server';
 import { sha256Of } from '../plugins/files/fixtures';
