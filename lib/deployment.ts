@@ -441,6 +441,7 @@ async function registerPlugins(server: Server, services: Services, master: Buffe
             options: {
                 models, log, rateLimits,
                 accounts: services.accounts,
+                messaging: services.messaging,
                 policies: () => policyStore.current(),
                 cookiePassword: derivedKey(master, 'site-session-cookie').toString('hex'),
                 twoFactorKeys: { totpSecrets: derivedKey(master, 'totp-secrets'), recoveryCodes: derivedKey(master, 'recovery-codes') },
