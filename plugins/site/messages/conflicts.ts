@@ -15,6 +15,10 @@ export interface OpenConflict {
     id: string;
     reason: ConflictReason;
     explanation: string;
+    /** The service's own words on this item now (a recheck may have changed them). */
+    message: string;
+    /** What the retry and discard forms send: a conflict changed since the page was drawn is not resolved blind. */
+    revision: number;
     /** The text the device sent, when it sent text. */
     text: string | null;
     conversationId: string | null;
@@ -32,6 +36,8 @@ export async function openConflicts(models: Models, actor: MessagingActor): Prom
         id: conflict.id,
         reason: conflict.reason,
         explanation: reasons[conflict.reason] ?? conflict.message,
+        message: conflict.message,
+        revision: conflict.revision,
         text: typeof conflict.item.body === 'string' ? conflict.item.body : null,
         conversationId: conflict.conversation_id,
         createdAt: conflict.created_at

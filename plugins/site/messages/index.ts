@@ -12,6 +12,7 @@ import { formAction, redirectWithNotice } from '../form-action';
 import { found, idParam, ticks, type Refusal } from '../forms';
 import { signedInPage } from '../route-auth';
 import { actorOf, messagingGate } from './actor';
+import { conflictRoutes } from './conflict-routes';
 import { conversationPage } from './conversation-page';
 import { listPage } from './list-page';
 
@@ -136,6 +137,7 @@ export function messageRoutes(context: SiteContext): ServerRoute[] {
                 })
             })
         },
+        ...conflictRoutes(context, page),
         {
             method: 'GET',
             path: '/messages/{conversationId}',

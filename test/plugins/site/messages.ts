@@ -5,10 +5,12 @@ import type { Server } from '@hapi/hapi';
 import { createFamily, restoreFamilyMessaging, suspendFamilyMessaging } from '../../../lib/accounts/families';
 import { setUserDisabled } from '../../../lib/accounts/users';
 import { recordId } from '../../../lib/ids';
-import { blockUser } from '../../../lib/messaging/blocks';
+import { blockUser, unblockUser } from '../../../lib/messaging/blocks';
 import type { MessagingActor } from '../../../lib/messaging/context';
 import { createGroup, startDirectConversation } from '../../../lib/messaging/conversations';
 import { editMessage, sendMessage } from '../../../lib/messaging/messages';
+import { flushOutbox } from '../../../lib/messaging/outbox';
+import type { MessagingConflict } from '../../../models/messaging-conflict';
 import { testServer, testVariant } from '../../helpers/server';
 import { siteAccount } from './client';
 import { HttpBrowser } from './http-browser';
@@ -362,6 +364,36 @@ describe(`the /messages pages over HTTP on ${testVariant}`, () => {
         expect(page.text).to.not.contain('Resolved already');
         expect(page.text).to.not.contain('Zoë&#x27;s own');
         expect((await zoe.browser.get('/messages')).text).to.contain('Zoë&#x27;s own');
+    });
+
+    it('sends a held-back message again once its cause is gone, discards another, and refuses a stale or another user\'s resolution', async () => {
+
+        const [manager, zoe] = await family(2);
+        const id = await direct(manager, zoe);
+        await blockUser(messaging(), zoe.actor, manager.actor.userId);
+        const flusher = { grantId: recordId('dev'), prefix: '/messaging/v1' };
+        const item = (body: string) => ({ idempotency_key: recordId('key'), conversation_id: id, client_time: new Date().toISOString(), body });
+        const outcomes = await flushOutbox(messaging(), manager.actor, flusher, [item('Sent later'), item('Never mind')]);
+        const [later, never] = outcomes.map((outcome) => (outcome as { conflict: MessagingConflict }).conflict);
+        expect(later.reason).to.equal('blocked');
+
+        const page = await manager.browser.get('/messages');
+        expect(page.text).to.contain(`action="/messages/conflicts/${later.id}/retry"`);
+        const stillBlocked = await manager.browser.post(`/messages/conflicts/${later.id}/retry`, { revision: String(later.revision) });
+        expect(stillBlocked.location).to.equal('/messages?notice=conflict-still-refused');
+        expect(await zoe.browser.post(`/messages/conflicts/${later.id}/discard`, { revision: String(later.revision) }).then((answer) => answer.status)).to.equal(404);
+        const stale = await manager.browser.post(`/messages/conflicts/${never.id}/discard`, { revision: '7' });
+        expect(stale.location).to.equal('/messages?notice=conflict-changed');
+
+        await unblockUser(messaging(), zoe.actor, manager.actor.userId);
+        const current = await server.app.services.models.MessagingConflict.findByPk(later.id);
+        const sent = await manager.browser.post(`/messages/conflicts/${later.id}/retry`, { revision: String(current!.revision) });
+        expect(sent.location).to.equal('/messages?notice=conflict-sent');
+        expect((await zoe.browser.get(`/messages/${id}`)).text).to.contain('Sent later');
+        expect((await manager.browser.post(`/messages/conflicts/${never.id}/discard`, { revision: String(never.revision) })).location).to.equal('/messages?notice=conflict-discarded');
+        const after = await manager.browser.get('/messages');
+        expect(after.text).to.not.contain('Never mind');
+        expect((await manager.browser.post(`/messages/conflicts/${never.id}/discard`, { revision: String(never.revision + 1) })).status).to.equal(409);
     });
 
     it('pages the history: the newest page first, "Older messages" with the cursor, and shows attachments read-only', async () => {
