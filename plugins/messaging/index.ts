@@ -1,7 +1,12 @@
 import type { Plugin } from '@hapi/hapi';
 import Joi from 'joi';
 
+import { withBodyChecks } from '../../lib/request-bodies';
+import { blockRoutes } from './block-routes';
+import { conversationRoutes } from './conversation-routes';
 import { me } from './me';
+import { messageRoutes } from './message-routes';
+import { routeDeclaration } from './route-declaration';
 
 export interface MessagingOptions {
     /** The gateway route group whose auth the routes use; their prefix is the registration's (`routes.prefix`). */
@@ -13,8 +18,9 @@ const optionsSchema = Joi.object<MessagingOptions, true>({
 });
 
 /**
- * The desktop messaging client's API: for now GET /me, so the route group (auth by device tokens, its
- * policies) is exercised end to end. Each route declares the token scope it needs.
+ * The desktop messaging client's API over the messaging services (lib/messaging/): the device's user,
+ * conversations and their members, messages, the people of the family and blocks. Each route declares
+ * the token scope it needs.
  */
 export const messagingPlugin: Plugin<MessagingOptions> = {
     name: 'messaging',
@@ -28,9 +34,15 @@ export const messagingPlugin: Plugin<MessagingOptions> = {
             options: {
                 auth: routeGroup,
                 plugins: { gateway: { scope: 'profile' } },
+                tags: ['api', 'devices'],
                 description: 'The user, family and device a device token speaks for'
             },
             handler: me
         });
+        server.route(withBodyChecks([
+            ...conversationRoutes(routeDeclaration(routeGroup, 'conversations')),
+            ...messageRoutes(routeDeclaration(routeGroup, 'messages')),
+            ...blockRoutes(routeDeclaration(routeGroup, 'people and blocks'))
+        ]));
     }
 };
