@@ -63,7 +63,7 @@ export function messageRoutes(declare: RouteDeclaration): ServerRoute[] {
             method: 'POST',
             path: '/conversations/{id}/messages',
             options: {
-                ...declare('messages:write', { ...messageResponses.send, errors: ['blocked'] }),
+                ...declare('messages:write', { ...messageResponses.send, requiredHeaders: ['Idempotency-Key'], errors: ['blocked'] }),
                 description: 'Send a message',
                 notes: '`Idempotency-Key` is required: a retry with the same key and body answers the message sent the first time, never a second one. '
                     + 'A block between the two people of a direct conversation is 403 `blocked`.',
@@ -75,7 +75,7 @@ export function messageRoutes(declare: RouteDeclaration): ServerRoute[] {
                 const { body } = request.payload as { body: string };
                 return answer(h, await sendMessage(messagingOf(request), actorOf(request), request.params.id as string, { body }), 201);
             }
-        }),
+        }, { keyRequired: true }),
         {
             method: 'GET',
             path: '/messages/{id}',
