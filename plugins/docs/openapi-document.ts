@@ -60,6 +60,12 @@ function documentedUnder(route: RequestRoute, gateway: GatewayConfig, routeGroup
         return undefined;
     }
 
+    // A route outside the groups belongs to the references of the groups its plugin serves (the signed file URLs to the family API's).
+    const plugin = route.realm.plugin;
+    if (!group && plugin && !gateway.routeGroups.find((candidate) => candidate.name === routeGroup)?.plugins.includes(plugin)) {
+        return undefined;
+    }
+
     if (!group && route.settings.auth) {
         throw new Error(`API reference: ${route.method.toUpperCase()} ${route.path} declares plugins.docs outside the gateway's route groups, where only a public route (auth: false) can be described`);
     }
