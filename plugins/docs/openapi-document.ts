@@ -31,8 +31,8 @@ export interface ReferenceContext {
     addedFields: (resource: ResourceName) => Readonly<Record<string, JsonSchema>>;
 }
 
-const introduction = (authScheme: AuthSchemeDocs, errorFormat: ApiVersion['error_format']) => [
-    authScheme.introduction ?? authScheme.securityScheme.description,
+const introduction = (authScheme: AuthSchemeDocs | undefined, errorFormat: ApiVersion['error_format']) => [
+    ...(authScheme ? [authScheme.introduction ?? authScheme.securityScheme.description] : []),
     errorFormat === 'problem'
         ? 'Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code` (schema `Problem`).'
         : 'Errors are JSON with a stable `code` (schema `Error`).',
@@ -98,13 +98,14 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
         Object.assign(declaredSchemas, route.settings.plugins?.docs?.schemas);
     }
 
-    const group = context.gateway.routeGroups.find((candidate) => candidate.name === context.routeGroup)!;
-    const errorFormat = group.version?.error_format ?? 'boom';
+    const group = context.gateway.routeGroups.find((candidate) => candidate.name === context.routeGroup);
+    const errorFormat = group?.version?.error_format ?? 'boom';
+    const authScheme = group && authSchemeOf(group, context.authSchemes);
     const used = new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((operation) => operation.tags)));
 
     return {
         openapi: '3.1.0',
-        info: { title: context.title, version: context.version, description: `${context.description}\n\n${introduction(authSchemeOf(group, context.authSchemes), errorFormat)}` },
+        info: { title: context.title, version: context.version, description: `${context.description}\n\n${introduction(authScheme, errorFormat)}` },
         servers: [{ url: context.publicBaseUrl }],
         tags: [...tags].filter((name) => used.has(name)).map((name) => ({ name, ...(name in resources ? { description: resources[name as ResourceName].description } : {}) })),
         paths,
@@ -113,11 +114,11 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
                 Error: errorSchema(answered),
                 ...(errorFormat === 'problem' ? { Problem: problemSchema(answered, context.problemTypeBase!) } : {}),
                 // The records of the family API, in a reference of a group it serves; the named schemas other routes declare.
-                ...(group.plugins.includes('records') ? recordSchemas(context.addedFields) : {}),
+                ...(!group || group.plugins.includes('records') ? recordSchemas(context.addedFields) : {}),
                 ...declaredSchemas
             },
             headers: responseHeaders,
-            securitySchemes: { [group.name]: authSchemeOf(group, context.authSchemes).securityScheme }
+            securitySchemes: group && authScheme ? { [group.name]: authScheme.securityScheme } : {}
         }
     };
 }
