@@ -86,7 +86,11 @@ export function operationOf(facts: RouteFacts, scopes: ScopesPolicy): OperationO
         tags: facts.tags,
         // A device token's scope as the requirement's role (OpenAPI 3.1 allows them for any scheme); an API key's scopes are x-required-operations.
         security: facts.securedBy ? [{ [facts.securedBy.name]: facts.gateway?.scope ? [facts.gateway.scope] : [] }] : [],
-        parameters: [...facts.params.map(pathParameter), ...facts.query.map((parameter) => queryParameter(parameter, scopes)), ...facts.headers.map((name) => headerParameter(name, headerOnRoute(facts, name)))],
+        parameters: [
+            ...facts.params.map(pathParameter),
+            ...facts.query.map((parameter) => queryParameter(parameter, scopes)),
+            ...facts.headers.map((name) => headerParameter(name, headerOnRoute(facts, name)))
+        ],
         ...(facts.body ? { requestBody: requestBody(facts.body) } : {}),
         responses: withRequestIdHeaders({ ...successResponses(facts, scopes.aggregate_resource), ...errorResponses(facts) }),
         ...(facts.gateway?.resource !== undefined && facts.gateway.operation !== undefined ? { 'x-resource': facts.gateway.resource, 'x-required-operations': [facts.gateway.operation] } : {})

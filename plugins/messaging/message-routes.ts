@@ -1,4 +1,4 @@
-import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
 import { revisionEntity, withRevisionTag } from '../../lib/entity-tags';
@@ -34,8 +34,6 @@ const revisionDocs = {
 } as const;
 
 export function messageRoutes(declare: RouteDeclaration): ServerRoute[] {
-
-    const edited = (request: Request, write: (revision: number) => Promise<Message>) => atSeenRevision(() => write(seenRevision(request)));
 
     return [
         {
@@ -102,7 +100,7 @@ export function messageRoutes(declare: RouteDeclaration): ServerRoute[] {
             async handler(request, h) {
 
                 const { body } = request.payload as { body: string };
-                return answer(h, await edited(request, (revision) => editMessage(messagingOf(request), actorOf(request), request.params.id as string, body, revision)));
+                return answer(h, await atSeenRevision(() => editMessage(messagingOf(request), actorOf(request), request.params.id as string, body, seenRevision(request))));
             }
         }),
         writeRoute({
@@ -115,8 +113,8 @@ export function messageRoutes(declare: RouteDeclaration): ServerRoute[] {
             },
             async handler(request, h) {
 
-                const deleted = await edited(request, async (revision) => (await deleteMessage(messagingOf(request), actorOf(request), request.params.id as string, revision)).message);
-                return answer(h, deleted);
+                const { message } = await atSeenRevision(() => deleteMessage(messagingOf(request), actorOf(request), request.params.id as string, seenRevision(request)));
+                return answer(h, message);
             }
         })
     ];

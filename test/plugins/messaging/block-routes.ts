@@ -3,8 +3,7 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { setUserDisabled } from '../../../lib/accounts/users';
-import { testServer } from '../../helpers/server';
-import { dataOf, expectError, messagingClients } from './fixtures';
+import { dataOf, expectError, messagingClients, messagingServer } from './fixtures';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -15,7 +14,7 @@ describe('/messaging/v1 people and blocks', () => {
 
     before(async () => {
 
-        server = await testServer();
+        server = await messagingServer();
     });
 
     after(() => server.stop());

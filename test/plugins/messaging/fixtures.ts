@@ -6,6 +6,19 @@ import type { Server, ServerInjectResponse } from '@hapi/hapi';
 import type { User } from '../../../models/user';
 import { connectedDevice } from '../../helpers/devices';
 import { messagingFamily } from '../../helpers/messaging';
+import { editPolicyFile } from '../../helpers/policy-files';
+import { copyPolicies, testServer } from '../../helpers/server';
+
+/**
+ * A test server whose OAuth endpoints' limit per address is out of the way: these tests connect many
+ * devices from 127.0.0.1, counted in one window with other tests' in Redis.
+ */
+export function messagingServer(): Promise<Server> {
+
+    const policiesDir = copyPolicies();
+    editPolicyFile(policiesDir, 'messaging.yaml', 'limit: 60', 'limit: 1000000');
+    return testServer({ policiesDir });
+}
 
 /** A user's connected device, calling /messaging/v1 through server.inject. */
 export interface MessagingClient {

@@ -3,8 +3,7 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import type { RunInTransaction } from '../../../lib/database';
-import { testServer } from '../../helpers/server';
-import { bodyOf, dataOf, directConversation, expectError, messagingClient, messagingClients } from './fixtures';
+import { bodyOf, dataOf, directConversation, expectError, messagingClient, messagingClients, messagingServer } from './fixtures';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -15,7 +14,7 @@ describe('/messaging/v1 Idempotency-Key', () => {
 
     before(async () => {
 
-        server = await testServer();
+        server = await messagingServer();
     });
 
     after(() => server.stop());

@@ -2,8 +2,7 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { testServer } from '../../helpers/server';
-import { bodyOf, dataOf, directConversation, expectError, messagingClient, messagingClients } from './fixtures';
+import { bodyOf, dataOf, directConversation, expectError, messagingClient, messagingClients, messagingServer } from './fixtures';
 import { messagingFamily } from '../../helpers/messaging';
 
 export const lab = Lab.script();
@@ -15,7 +14,7 @@ describe('/messaging/v1 messages', () => {
 
     before(async () => {
 
-        server = await testServer();
+        server = await messagingServer();
         await server.start();
     });
 

@@ -6,8 +6,7 @@ import Ajv2020 from 'ajv/dist/2020';
 
 import type { OpenApiDocument } from '../../../plugins/docs/openapi-types';
 import { documentedAnswers } from '../../helpers/documented-answers';
-import { testServer } from '../../helpers/server';
-import { bodyOf, dataOf, messagingClient, messagingClients } from './fixtures';
+import { bodyOf, dataOf, messagingClient, messagingClients, messagingServer } from './fixtures';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -19,7 +18,7 @@ describe('GET /messaging/v1/openapi.json', () => {
 
     before(async () => {
 
-        server = await testServer();
+        server = await messagingServer();
         const response = await server.inject('/messaging/v1/openapi.json');
         expect(response.statusCode, response.payload).to.equal(200);
         document = bodyOf(response);
