@@ -6,6 +6,7 @@ import { blockRoutes } from './block-routes';
 import { conversationRoutes } from './conversation-routes';
 import { me } from './me';
 import { messageRoutes } from './message-routes';
+import { meResponse } from './response-docs';
 import { routeDeclaration } from './route-declaration';
 
 export interface MessagingOptions {
@@ -33,7 +34,7 @@ export const messagingPlugin: Plugin<MessagingOptions> = {
             path: '/me',
             options: {
                 auth: routeGroup,
-                plugins: { gateway: { scope: 'profile' } },
+                plugins: { gateway: { scope: 'profile' }, docs: meResponse },
                 tags: ['api', 'devices'],
                 description: 'The user, family and device a device token speaks for'
             },

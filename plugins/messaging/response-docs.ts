@@ -124,3 +124,18 @@ export const blockResponses = {
 
 /** The 412 of a stale If-Match carries the message as it is now. */
 export const staleMessageFields = { current: message };
+
+export const meResponse: Docs = {
+    responses: {
+        200: {
+            description: 'Whom the device token speaks for.',
+            content: json(object({
+                user: object({ id: id('usr', 'The user.'), email: { type: 'string' } }),
+                family: object({ id: { type: 'string', description: 'The family\'s id.' }, name: { type: 'string' } }),
+                device: object({ id: { type: 'string', description: 'The device\'s grant (`dev_…`).' }, name: { type: 'string' }, client_id: { type: 'string' } }),
+                scopes: { type: 'array', items: { type: 'string' }, description: 'What the user approved for this device.' },
+                token_expires_at: { ...time, description: 'When this access token expires: refresh it before.' }
+            }))
+        }
+    }
+};

@@ -112,6 +112,7 @@ describe('GET /messaging/v1/openapi.json', () => {
         expectDeclared('/messages/{id}', 'patch', await anna.write('PATCH', `/messages/${messageId}`, { body: 'Hey' }));
         expectDeclared('/messages/{id}', 'delete', await anna.write('DELETE', `/messages/${messageId}`, undefined, { 'if-match': '"2"' }));
         expectDeclared('/people', 'get', await anna.call('GET', '/people'));
+        expectDeclared('/me', 'get', await anna.call('GET', '/me'));
         expectDeclared('/blocks/{user_id}', 'put', await anna.write('PUT', `/blocks/${cleo.user.id}`));
         expectDeclared('/blocks/{user_id}', 'put', await anna.write('PUT', `/blocks/${cleo.user.id}`));
         expectDeclared('/blocks', 'get', await anna.call('GET', '/blocks'));
