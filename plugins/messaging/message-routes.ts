@@ -1,5 +1,6 @@
 import type { ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
+import type { Transaction } from 'sequelize';
 
 import { revisionEntity, withRevisionTag } from '../../lib/entity-tags';
 import { deleteMessage, editMessage, getMessage, messageHistory, sendMessage } from '../../lib/messaging/messages';
@@ -10,7 +11,7 @@ import { actorOf, messagingOf } from './actor';
 import { conversationId, jsonBody, messageId, pathIds } from './request-schemas';
 import { historyResponse, messageResponses, staleMessageFields } from './response-docs';
 import { atSeenRevision, seenRevision } from './revisions';
-import { writeRoute, type RouteDeclaration } from './route-declaration';
+import { answerKeeperOf, writeRoute, type RouteDeclaration } from './route-declaration';
 
 const answer = (h: ResponseToolkit, message: Message, status = 200) => withRevisionTag(h.response({ data: messageJson(message) }).code(status), message.revision);
 
@@ -71,7 +72,9 @@ export function messageRoutes(declare: RouteDeclaration): ServerRoute[] {
             async handler(request, h) {
 
                 const { body } = request.payload as { body: string };
-                return answer(h, await sendMessage(messagingOf(request), actorOf(request), request.params.id as string, { body }), 201);
+                const keep = answerKeeperOf(request);
+                const afterSend = keep && ((transaction: Transaction, message: Message) => keep(transaction, { status: 201, body: { data: messageJson(message) }, headers: { etag: '"1"' } }));
+                return answer(h, await sendMessage(messagingOf(request), actorOf(request), request.params.id as string, { body, afterSend }), 201);
             }
         }, { keyRequired: true }),
         {

@@ -3,7 +3,7 @@ import type { Lifecycle, PluginSpecificConfiguration, Request, ResponseObject, R
 import { principalOf } from '../../gateway/principal';
 import { apiError } from '../../lib/errors';
 import { idempotencyKeyOf, requestFingerprint } from '../../lib/idempotency-key-header';
-import { answerOnce, type IdempotentAnswer } from '../../lib/messaging/idempotency';
+import { answerOnce, type IdempotentAnswer, type RecordAnswer } from '../../lib/messaging/idempotency';
 import { messagingOf } from './actor';
 import { messagingSchemas } from './response-docs';
 
@@ -44,6 +44,15 @@ function idempotencyDocs(docs: Docs = {}): Docs {
         errorTexts: { conflict: 'A request with this Idempotency-Key is still being processed: retry it in a moment.', ...docs.errorTexts }
     };
 }
+
+/** Where a write that runs under a key stores its answer in its own transaction, when it can (a send). */
+const answerKeepers = new WeakMap<Request, RecordAnswer>();
+
+/**
+ * How a handler stores its answer in its write's transaction, with what it writes: then the two commit together,
+ * and a process stopped between them cannot leave a key without its answer. Undefined without a key.
+ */
+export const answerKeeperOf = (request: Request): RecordAnswer | undefined => answerKeepers.get(request);
 
 /** What a handler answered, to be kept and replayed: its status, body and ETag. */
 function keptAnswer(answered: ResponseObject | object): IdempotentAnswer {
@@ -93,8 +102,11 @@ export function writeRoute(route: ServerRoute, { keyRequired = false } = {}): Se
                 key,
                 fingerprint: requestFingerprint(request.path, request.payload)
             };
-            const { answer, replayed: wasReplayed } = await answerOnce(messagingOf(request).models, scope,
-                async () => keptAnswer(await handler.call(this, request, h) as ResponseObject | object));
+            const { answer, replayed: wasReplayed } = await answerOnce(messagingOf(request).models, scope, async (recordAnswer) => {
+
+                answerKeepers.set(request, recordAnswer);
+                return keptAnswer(await handler.call(this, request, h) as ResponseObject | object);
+            });
             return replayed(h, answer, wasReplayed);
         }
     };
