@@ -139,7 +139,10 @@ describe('/messaging/v1 messages', () => {
         expectError(await anna.write('POST', `/conversations/${direct.id}/messages`, { body: 'Hello?' }), 403, 'blocked');
         expectError(await ben.write('PATCH', `/messages/${sent.id}`, { body: 'Edited' }, { 'if-match': '"1"' }), 403, 'blocked');
 
-        dataOf(await ben.write('POST', `/conversations/${group.id}/messages`, { body: 'In the group' }), 201);
+        const inGroup = dataOf(await ben.write('POST', `/conversations/${group.id}/messages`, { body: 'In the group' }), 201);
+        expectError(await anna.call('GET', `/messages/${inGroup.id}`), 404, 'not_found');
+        expect(dataOf(await cleo.call('GET', `/messages/${inGroup.id}`)).body).to.equal('In the group');
+        expect(dataOf(await anna.call('GET', `/messages/${sent.id}`)).body).to.equal('Before');
         dataOf(await cleo.write('POST', `/conversations/${group.id}/messages`, { body: 'Cleo here' }), 201);
         expect(bodyOf(await anna.call('GET', `/conversations/${group.id}/messages`)).data.map((message: { body: string }) => message.body)).to.equal(['Cleo here']);
         expect(bodyOf(await cleo.call('GET', `/conversations/${group.id}/messages`)).data).to.have.length(2);
