@@ -2,7 +2,8 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { dataOf, directConversation, expectError, messagingClients, messagingServer } from './fixtures';
+import { dataOf, directConversation, expectError, messagingClients } from './fixtures';
+import { testServer } from '../../helpers/server';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -13,7 +14,7 @@ describe('/messaging/v1/conversations', () => {
 
     before(async () => {
 
-        server = await messagingServer();
+        server = await testServer();
     });
 
     after(() => server.stop());

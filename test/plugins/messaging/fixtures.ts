@@ -4,20 +4,22 @@ import { expect } from '@hapi/code';
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
 
 import type { User } from '../../../models/user';
-import { connectedDevice } from '../../helpers/devices';
+import { exchangeDeviceCode } from '../../../lib/accounts/device-flow';
+import { approveDeviceRequest } from '../../../lib/accounts/devices';
+import { deviceRequest, desktopClient } from '../../helpers/devices';
 import { messagingFamily } from '../../helpers/messaging';
-import { editPolicyFile } from '../../helpers/policy-files';
-import { copyPolicies, testServer } from '../../helpers/server';
 
 /**
- * A test server whose OAuth endpoints' limit per address is out of the way: these tests connect many
- * devices from 127.0.0.1, counted in one window with other tests' in Redis.
+ * A connected device's access token, asked, approved and exchanged through the services the OAuth endpoints
+ * call: these tests connect many devices, which through the endpoints would count against their limit per
+ * address, in one Redis window with the other tests'.
  */
-export function messagingServer(): Promise<Server> {
+async function accessToken(server: Server, user: User, scope?: string): Promise<string> {
 
-    const policiesDir = copyPolicies();
-    editPolicyFile(policiesDir, 'messaging.yaml', 'limit: 60', 'limit: 1000000');
-    return testServer({ policiesDir });
+    const accounts = server.app.services.accounts;
+    const asked = await deviceRequest(server, scope ? { scope } : {});
+    await approveDeviceRequest(accounts, asked.userCode, user);
+    return (await exchangeDeviceCode(accounts, { clientId: desktopClient, deviceCode: asked.deviceCode })).access_token;
 }
 
 /** A user's connected device, calling /messaging/v1 through server.inject. */
@@ -32,7 +34,7 @@ export interface MessagingClient {
 
 export async function messagingClient(server: Server, user: User, scope?: string): Promise<MessagingClient> {
 
-    const { access_token: token } = await connectedDevice(server, user, scope ? { scope } : {});
+    const token = await accessToken(server, user, scope);
     const call: MessagingClient['call'] = (method, path, payload, headers = {}) => server.inject({
         method,
         url: `/messaging/v1${path}`,

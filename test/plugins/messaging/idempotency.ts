@@ -3,7 +3,8 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import type { RunInTransaction } from '../../../lib/database';
-import { bodyOf, dataOf, directConversation, expectError, messagingClient, messagingClients, messagingServer } from './fixtures';
+import { bodyOf, dataOf, directConversation, expectError, messagingClient, messagingClients } from './fixtures';
+import { testServer } from '../../helpers/server';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -14,7 +15,7 @@ describe('/messaging/v1 Idempotency-Key', () => {
 
     before(async () => {
 
-        server = await messagingServer();
+        server = await testServer();
     });
 
     after(() => server.stop());

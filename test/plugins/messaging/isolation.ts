@@ -2,7 +2,8 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { bodyOf, dataOf, directConversation, expectError, messagingClients, type MessagingClient, messagingServer } from './fixtures';
+import { bodyOf, dataOf, directConversation, expectError, messagingClients, type MessagingClient } from './fixtures';
+import { testServer } from '../../helpers/server';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -42,7 +43,7 @@ describe('/messaging/v1 isolation', () => {
 
     before(async () => {
 
-        server = await messagingServer();
+        server = await testServer();
     });
 
     after(() => server.stop());

@@ -2,7 +2,8 @@ import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
-import { bodyOf, dataOf, directConversation, expectError, messagingClient, messagingClients, messagingServer } from './fixtures';
+import { bodyOf, dataOf, directConversation, expectError, messagingClient, messagingClients } from './fixtures';
+import { testServer } from '../../helpers/server';
 import { messagingFamily } from '../../helpers/messaging';
 
 export const lab = Lab.script();
@@ -14,7 +15,7 @@ describe('/messaging/v1 messages', () => {
 
     before(async () => {
 
-        server = await messagingServer();
+        server = await testServer();
         await server.start();
     });
 

@@ -6,7 +6,8 @@ import Ajv2020 from 'ajv/dist/2020';
 
 import type { OpenApiDocument } from '../../../plugins/docs/openapi-types';
 import { documentedAnswers } from '../../helpers/documented-answers';
-import { bodyOf, dataOf, messagingClient, messagingClients, messagingServer } from './fixtures';
+import { bodyOf, dataOf, messagingClient, messagingClients } from './fixtures';
+import { testServer } from '../../helpers/server';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -18,7 +19,7 @@ describe('GET /messaging/v1/openapi.json', () => {
 
     before(async () => {
 
-        server = await messagingServer();
+        server = await testServer();
         const response = await server.inject('/messaging/v1/openapi.json');
         expect(response.statusCode, response.payload).to.equal(200);
         document = bodyOf(response);
