@@ -41,7 +41,10 @@ function idempotencyDocs(docs: Docs = {}): Docs {
                 + 'while the first request is still running, 409 `conflict` (retry it in a moment). A request that fails keeps nothing, so a corrected retry may keep its key. '
                 + `Use a new random key (a UUID) per write. A key that is not 1 to 255 printable ASCII characters is 400${required ? ', and so is none' : ''}.`
         },
-        errorTexts: { conflict: 'A request with this Idempotency-Key is still being processed: retry it in a moment.', ...docs.errorTexts }
+        errorTexts: {
+            ...docs.errorTexts,
+            conflict: [docs.errorTexts?.conflict, 'A request with this Idempotency-Key is still being processed: retry it in a moment.'].filter(Boolean).join(' Or: ')
+        }
     };
 }
 
