@@ -4,6 +4,7 @@ import Joi from 'joi';
 import { withBodyChecks } from '../../lib/request-bodies';
 import { blockRoutes } from './block-routes';
 import { conversationRoutes } from './conversation-routes';
+import { messagingIdempotencyCleanup } from './idempotency-cleanup';
 import { me } from './me';
 import { messageRoutes } from './message-routes';
 import { meResponse } from './response-docs';
@@ -45,5 +46,11 @@ export const messagingPlugin: Plugin<MessagingOptions> = {
             ...messageRoutes(routeDeclaration(routeGroup, 'messages')),
             ...blockRoutes(routeDeclaration(routeGroup, 'people and blocks'))
         ]));
+
+        // Only while the server runs (not in the CLI); stopped before the database closes.
+        const { models, policyStore, log } = server.app.services;
+        const cleanup = messagingIdempotencyCleanup(models, policyStore, log);
+        server.ext('onPostStart', () => cleanup.start());
+        server.ext('onPreStop', () => cleanup.stop());
     }
 };

@@ -4,7 +4,8 @@ import type { Server } from '@hapi/hapi';
 
 import type { RunInTransaction } from '../../../lib/database';
 import { bodyOf, dataOf, directConversation, expectError, messagingClient, messagingClients } from './fixtures';
-import { testServer } from '../../helpers/server';
+import { editPolicyFile } from '../../helpers/policy-files';
+import { copyPolicies, testServer } from '../../helpers/server';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -119,5 +120,30 @@ describe('/messaging/v1 Idempotency-Key', () => {
         expect((await block()).statusCode).to.equal(201);
         expect((await block()).statusCode).to.equal(201);
         expectError(await anna.call('PUT', `/blocks/${cleo.user.id}`, undefined, { 'idempotency-key': 'block-1' }), 422, 'idempotency_key_reused');
+    });
+});
+
+describe('the messaging idempotency keys\' clean-up', () => {
+
+    it('deletes the keys past their 24 hours on the change log\'s cleanup_schedule, while the server runs', async () => {
+
+        const policiesDir = copyPolicies();
+        editPolicyFile(policiesDir, 'messaging.yaml', 'cleanup_schedule: "17 3 * * *"', 'cleanup_schedule: "* * * * * *"');
+        const server = await testServer({ policiesDir });
+        try {
+            const keys = server.app.services.models.MessagingIdempotencyKey;
+            const entry = (key: string, ageMs: number) => ({ grant_id: 'dev_cleanup', route: 'POST /x', idempotency_key: key, fingerprint: 'f', response_status: 201, response_body: '{}', created_at: new Date(Date.now() - ageMs) });
+            await keys.bulkCreate([entry('old', 25 * 3600_000), entry('recent', 3600_000)]);
+            await server.start();
+            const deadline = Date.now() + 5000;
+            while (await keys.count({ where: { grant_id: 'dev_cleanup', idempotency_key: 'old' } }) && Date.now() < deadline) {
+                await new Promise((resolve) => setTimeout(resolve, 100));
+            }
+
+            expect((await keys.findAll({ where: { grant_id: 'dev_cleanup' } })).map((key) => key.idempotency_key)).to.equal(['recent']);
+        }
+        finally {
+            await server.stop();
+        }
     });
 });
