@@ -7,7 +7,7 @@ import {
 } from '../../lib/messaging/conversations';
 import { conversationJson } from '../../lib/messaging/serialize';
 import { actorOf, managingActor, messagingOf } from './actor';
-import { conversationId, jsonBody, pathIds, userId } from './request-schemas';
+import { conversationId, jsonBody, pathIds, userId, userText } from './request-schemas';
 import { conversationResponses, noContent } from './response-docs';
 import { writeRoute, type RouteDeclaration } from './route-declaration';
 
@@ -18,7 +18,7 @@ const viewOf = (request: Request, id: string) => getConversation(messagingOf(req
 
 const newConversation = Joi.alternatives().try(
     Joi.object({ kind: Joi.string().valid('direct').required(), user_id: userId.required() }),
-    Joi.object({ kind: Joi.string().valid('group').required(), title: Joi.string().required(), member_ids: Joi.array().items(userId).max(1000).unique().default([]) })
+    Joi.object({ kind: Joi.string().valid('group').required(), title: userText.required(), member_ids: Joi.array().items(userId).max(1000).unique().default([]) })
 ).match('one').prefs({ convert: false });
 
 export function conversationRoutes(declare: RouteDeclaration): ServerRoute[] {
@@ -85,7 +85,7 @@ export function conversationRoutes(declare: RouteDeclaration): ServerRoute[] {
                 description: 'Rename a group',
                 notes: 'Its creator or a family manager renames a group (403 `forbidden` for anyone else); a direct conversation has no name (400).',
                 payload: jsonBody,
-                validate: pathIds({ id: conversationId }, { payload: Joi.object({ title: Joi.string().required() }).prefs({ convert: false }) })
+                validate: pathIds({ id: conversationId }, { payload: Joi.object({ title: userText.required() }).prefs({ convert: false }) })
             },
             async handler(request, h) {
 

@@ -8,15 +8,12 @@ import { messageJson } from '../../lib/messaging/serialize';
 import { unmodified } from '../../lib/unmodified';
 import type { Message } from '../../models/message';
 import { actorOf, messagingOf } from './actor';
-import { conversationId, jsonBody, messageId, pathIds } from './request-schemas';
+import { conversationId, jsonBody, messageId, pathIds, userText } from './request-schemas';
 import { historyResponse, messageResponses, staleMessageFields } from './response-docs';
 import { atSeenRevision, seenRevision } from './revisions';
 import { answerKeeperOf, writeRoute, type RouteDeclaration } from './route-declaration';
 
 const answer = (h: ResponseToolkit, message: Message, status = 200) => withRevisionTag(h.response({ data: messageJson(message) }).code(status), message.revision);
-
-/** The text of a message: what `body` holds. Characters are counted as the policy says (message_max_characters). */
-const text = Joi.string().allow('');
 
 /** What an edit or delete says of If-Match in the reference: required, one revision, and its 412 carrying the message. */
 const revisionDocs = {
@@ -67,7 +64,7 @@ export function messageRoutes(declare: RouteDeclaration): ServerRoute[] {
                 notes: '`Idempotency-Key` is required: a retry with the same key and body answers the message sent the first time, never a second one. '
                     + 'A block between the two people of a direct conversation is 403 `blocked`.',
                 payload: jsonBody,
-                validate: pathIds({ id: conversationId }, { payload: Joi.object({ body: text.required() }).prefs({ convert: false }) })
+                validate: pathIds({ id: conversationId }, { payload: Joi.object({ body: userText.required() }).prefs({ convert: false }) })
             },
             async handler(request, h) {
 
@@ -98,7 +95,7 @@ export function messageRoutes(declare: RouteDeclaration): ServerRoute[] {
                 ...declare('messages:write', { ...messageResponses.update, ...revisionDocs, errors: [...revisionDocs.errors, 'blocked'] }),
                 description: 'Edit your message',
                 payload: jsonBody,
-                validate: pathIds({ id: messageId }, { payload: Joi.object({ body: text.required() }).prefs({ convert: false }) })
+                validate: pathIds({ id: messageId }, { payload: Joi.object({ body: userText.required() }).prefs({ convert: false }) })
             },
             async handler(request, h) {
 

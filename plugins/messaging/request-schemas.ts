@@ -3,11 +3,18 @@ import Joi from 'joi';
 
 import { apiError, failedValidationPart } from '../../lib/errors';
 import { recordIdPattern } from '../../lib/ids';
+import { storableText } from '../../lib/storable-text';
 
 /** The ids the messaging API takes, by their prefix (lib/ids.ts recordId). */
 export const conversationId = Joi.string().pattern(recordIdPattern('cnv'), 'a conversation id (cnv_…)');
 export const messageId = Joi.string().pattern(recordIdPattern('msg'), 'a message id (msg_…)');
 export const userId = Joi.string().pattern(recordIdPattern('usr'), 'a user id (usr_…)');
+
+/**
+ * Text a user writes (a message, a group's name): stored as sent or refused (no U+0000, no lone surrogate). Its
+ * length is the policy's (policies/messaging.yaml), checked by the services in characters.
+ */
+export const userText = storableText(Joi.string().allow(''));
 
 /** A JSON body, parsed: at most 64 KiB (a message is at most a few thousand characters). */
 export const jsonBody: RouteOptionsPayload = { parse: true, allow: 'application/json', maxBytes: 64 * 1024 };

@@ -65,6 +65,11 @@ describe('/messaging/v1 messages', () => {
         expect(dataOf(await anna.write('POST', `/conversations/${id}/messages`, { body: '😀'.repeat(4000) }), 201).body).to.have.length(8000);
         expectError(await anna.write('POST', `/conversations/${id}/messages`, { body: 'x', attachments: [] }), 400, 'invalid_request');
         expectError(await anna.write('POST', `/conversations/${id}/messages`, { body: 42 }), 400, 'invalid_request');
+        for (const unstorable of ['a\u0000b', 'half \ud83d of a pair']) {
+            expectError(await anna.write('POST', `/conversations/${id}/messages`, { body: unstorable }), 400, 'invalid_request');
+            expectError(await anna.write('POST', '/conversations', { kind: 'group', title: unstorable, member_ids: [ben.user.id] }), 400, 'invalid_request');
+        }
+
         expectError(await anna.write('POST', `/conversations/${id}/messages`, { body: 'x' }, { 'idempotency-key': 'é' }), 400, 'invalid_request');
         expectError(await anna.call('GET', `/conversations/${id}/messages?cursor=nonsense`), 400, 'invalid_request');
         expectError(await anna.call('GET', `/conversations/${id}/messages?limit=0`), 400, 'invalid_request');
