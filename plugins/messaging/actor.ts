@@ -6,7 +6,10 @@ import type { MessagingActor, MessagingContext } from '../../lib/messaging/conte
 /** The messaging services of the deployment (lib/messaging/context.ts). */
 export const messagingOf = (request: Request): MessagingContext => request.server.app.services.messaging;
 
-/** Who acts: the user the device token speaks for, in their family. Not a manager: only managing a group asks (managingActor). */
+/**
+ * The user a device token speaks for, as the messaging services take them. Not a manager: only managing a group
+ * asks (managingActor), so the other routes need not read the role.
+ */
 export function actorOf(request: Request): MessagingActor {
 
     const { user, family } = principalOf(request);
