@@ -3,6 +3,7 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { bodyOf, dataOf, directConversation, expectError, messagingClients, type MessagingClient } from './fixtures';
+import { outboxItem } from '../../helpers/messaging-api';
 import { testServer } from '../../helpers/server';
 
 export const lab = Lab.script();
@@ -14,6 +15,9 @@ interface Ids {
     message: string;
     /** A member of the conversation. */
     member: string;
+    /** The owner's upload and conflict. */
+    upload: string;
+    conflict: string;
 }
 
 type Case = (ids: Ids) => { path: string; payload?: object; headers?: Record<string, string> };
@@ -31,10 +35,21 @@ const routeCases: Record<string, Case> = {
     'PATCH /messages/{id}': (ids) => ({ path: `/messages/${ids.message}`, payload: { body: 'Changed' }, headers: { 'if-match': '"1"' } }),
     'DELETE /messages/{id}': (ids) => ({ path: `/messages/${ids.message}`, headers: { 'if-match': '"1"' } }),
     'PUT /blocks/{user_id}': (ids) => ({ path: `/blocks/${ids.member}` }),
-    'DELETE /blocks/{user_id}': (ids) => ({ path: `/blocks/${ids.member}` })
+    'DELETE /blocks/{user_id}': (ids) => ({ path: `/blocks/${ids.member}` }),
+    'GET /uploads/{id}': (ids) => ({ path: `/uploads/${ids.upload}`, headers: { 'tus-resumable': '1.0.0' } }),
+    'PATCH /uploads/{id}': (ids) => ({
+        path: `/uploads/${ids.upload}`,
+        payload: Buffer.from('0123456789'),
+        headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }
+    }),
+    'DELETE /uploads/{id}': (ids) => ({ path: `/uploads/${ids.upload}`, headers: { 'tus-resumable': '1.0.0' } }),
+    'GET /conflicts/{id}': (ids) => ({ path: `/conflicts/${ids.conflict}` }),
+    'POST /conflicts/{id}/retry': (ids) => ({ path: `/conflicts/${ids.conflict}/retry`, headers: { 'if-match': '"1"' } }),
+    'POST /conflicts/{id}/edit': (ids) => ({ path: `/conflicts/${ids.conflict}/edit`, payload: { body: 'Taken over' }, headers: { 'if-match': '"1"' } }),
+    'POST /conflicts/{id}/discard': (ids) => ({ path: `/conflicts/${ids.conflict}/discard`, headers: { 'if-match': '"1"' } })
 };
 
-/** Routes about people rather than a conversation: someone of the same family may block anyone of it. */
+/** Routes about people rather than a conversation or a person's own records: someone of the same family may block anyone of it. */
 const aboutPeople = new Set(['PUT /blocks/{user_id}', 'DELETE /blocks/{user_id}']);
 
 describe('/messaging/v1 isolation', () => {
@@ -54,7 +69,13 @@ describe('/messaging/v1 isolation', () => {
         const [stranger, strangersFriend] = await messagingClients(server, 2);
         const group = dataOf(await owner.write('POST', '/conversations', { kind: 'group', title: 'Private', member_ids: [member.user.id] }), 201);
         const message = dataOf(await owner.write('POST', `/conversations/${group.id}/messages`, { body: 'Secret' }), 201);
-        const ids: Ids = { conversation: group.id, message: message.id, member: member.user.id };
+        const upload = await owner.write('POST', '/uploads', undefined, { 'tus-resumable': '1.0.0', 'upload-length': '10' });
+        expect(upload.statusCode, upload.payload).to.equal(201);
+        const uploadUrl = upload.headers.location as string;
+        // An item for a conversation the owner is not in: a conflict of theirs.
+        const flushed = await owner.write('POST', '/outbox', { items: [outboxItem('cnv_00000000000000000000', 'Offline')] });
+        const [{ conflict }] = dataOf(flushed);
+        const ids: Ids = { conversation: group.id, message: message.id, member: member.user.id, upload: uploadUrl.slice(uploadUrl.lastIndexOf('/') + 1), conflict: conflict.id };
 
         const named = server.table().filter((route) => route.path.startsWith('/messaging/v1/') && route.path.includes('{'))
             .map((route) => `${route.method.toUpperCase()} ${route.path.slice('/messaging/v1'.length)}`);
@@ -88,6 +109,8 @@ describe('/messaging/v1 isolation', () => {
         expect(now.member_ids.sort()).to.equal([owner.user.id, member.user.id].sort());
         expect(bodyOf(await member.call('GET', `/conversations/${group.id}/messages`)).data).to.equal([message]);
         expect(dataOf(await member.call('GET', '/blocks'))).to.equal([]);
+        expect(dataOf(await owner.call('GET', `/conflicts/${conflict.id}`))).to.include({ status: 'open', revision: 1 });
+        expect(bodyOf(await owner.call('GET', `/uploads/${ids.upload}`))).to.include({ offset_bytes: 0, complete: false });
     });
 
     it('answers an id of the wrong shape in a path with 404, like an unknown one, without reading it', async () => {
