@@ -3,6 +3,7 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import type { RunInTransaction } from '../../../lib/database';
+import { recordId } from '../../../lib/ids';
 import { bodyOf, dataOf, directConversation, expectError, messagingClient, messagingClients } from './fixtures';
 import { editPolicyFile } from '../../helpers/policy-files';
 import { copyPolicies, testServer } from '../../helpers/server';
@@ -132,15 +133,16 @@ describe('the messaging idempotency keys\' clean-up', () => {
         const server = await testServer({ policiesDir });
         try {
             const keys = server.app.services.models.MessagingIdempotencyKey;
-            const entry = (key: string, ageMs: number) => ({ grant_id: 'dev_cleanup', route: 'POST /x', idempotency_key: key, fingerprint: 'f', response_status: 201, response_body: '{}', created_at: new Date(Date.now() - ageMs) });
+            const grant = recordId('dev');
+            const entry = (key: string, ageMs: number) => ({ grant_id: grant, route: 'POST /x', idempotency_key: key, fingerprint: 'f', response_status: 201, response_body: '{}', created_at: new Date(Date.now() - ageMs) });
             await keys.bulkCreate([entry('old', 25 * 3600_000), entry('recent', 3600_000)]);
             await server.start();
             const deadline = Date.now() + 5000;
-            while (await keys.count({ where: { grant_id: 'dev_cleanup', idempotency_key: 'old' } }) && Date.now() < deadline) {
+            while (await keys.count({ where: { grant_id: grant, idempotency_key: 'old' } }) && Date.now() < deadline) {
                 await new Promise((resolve) => setTimeout(resolve, 100));
             }
 
-            expect((await keys.findAll({ where: { grant_id: 'dev_cleanup' } })).map((key) => key.idempotency_key)).to.equal(['recent']);
+            expect((await keys.findAll({ where: { grant_id: grant } })).map((key) => key.idempotency_key)).to.equal(['recent']);
         }
         finally {
             await server.stop();

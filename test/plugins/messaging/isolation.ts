@@ -63,7 +63,7 @@ describe('/messaging/v1 isolation', () => {
 
     after(() => server.stop());
 
-    it('answers 404 not_found on every route naming a record to another family\'s token and, for a conversation, to a non-member\'s, changing nothing', async () => {
+    it('answers 404 not_found on every route naming a record to another family\'s token and, but for blocks, to another member\'s of the family, changing nothing', async () => {
 
         const [owner, member, nonMember] = await messagingClients(server, 3);
         const [stranger, strangersFriend] = await messagingClients(server, 2);
