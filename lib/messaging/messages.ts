@@ -138,15 +138,20 @@ export function deleteMessage(context: MessagingContext, actor: MessagingActor, 
     });
 }
 
-/** One message of a conversation the actor is in (404 otherwise). */
+/** One message of a conversation the actor is in, unless a group's message from someone they blocked, which history hides too (404 otherwise). */
 export async function getMessage(context: MessagingContext, actor: MessagingActor, messageId: string): Promise<Message> {
 
+    const noMessage = new ServiceError('not_found', `No message ${messageId}.`, 404);
     const message = await context.models.Message.findOne({ where: { id: messageId, family_long_id: actor.familyLongId } });
     if (!message) {
-        throw new ServiceError('not_found', `No message ${messageId}.`, 404);
+        throw noMessage;
     }
 
-    await memberConversation(context.models, actor, message.conversation_id).catch(() => Promise.reject(new ServiceError('not_found', `No message ${messageId}.`, 404)));
+    const conversation = await memberConversation(context.models, actor, message.conversation_id).catch(() => Promise.reject(noMessage));
+    if (conversation.kind === 'group' && message.sender_id !== actor.userId && (await blockedBy(context.models, actor.userId)).has(message.sender_id)) {
+        throw noMessage;
+    }
+
     return message;
 }
 
