@@ -8,7 +8,7 @@ import { messageJson } from '../../lib/messaging/serialize';
 import { unmodified } from '../../lib/unmodified';
 import type { Message } from '../../models/message';
 import { actorOf, messagingOf } from './actor';
-import { conversationId, jsonBody, messageId, pathIds, userText } from './request-schemas';
+import { conversationId, jsonBody, maxAttachments, messageId, pathIds, uploadId, userText } from './request-schemas';
 import { historyResponse, messageResponses, staleMessageFields } from './response-docs';
 import { atSeenRevision, seenRevision } from './revisions';
 import { answerKeeperOf, writeRoute, type RouteDeclaration } from './route-declaration';
@@ -64,14 +64,22 @@ export function messageRoutes(declare: RouteDeclaration): ServerRoute[] {
                 notes: '`Idempotency-Key` is required: a retry with the same key and body answers the message sent the first time, never a second one. '
                     + 'A block between the two people of a direct conversation is 403 `blocked`.',
                 payload: jsonBody,
-                validate: pathIds({ id: conversationId }, { payload: Joi.object({ body: userText.required() }).prefs({ convert: false }) })
+                validate: pathIds({ id: conversationId }, {
+                    payload: Joi.object({
+                        body: userText,
+                        upload_ids: Joi.array().items(uploadId).min(1).max(maxAttachments).unique().description('Finished uploads (POST /uploads) the message carries.')
+                    }).or('body', 'upload_ids').prefs({ convert: false })
+                })
             },
             async handler(request, h) {
 
-                const { body } = request.payload as { body: string };
+                const { body, upload_ids: uploadIds } = request.payload as { body?: string; upload_ids?: string[] };
+                const actor = actorOf(request);
+                const messaging = messagingOf(request);
                 const keep = answerKeeperOf(request);
                 const afterSend = keep && ((transaction: Transaction, message: Message) => keep(transaction, { status: 201, body: { data: messageJson(message) }, headers: { etag: '"1"' } }));
-                return answer(h, await sendMessage(messagingOf(request), actorOf(request), request.params.id as string, { body, afterSend }), 201);
+                const attach = uploadIds && ((transaction: Transaction, id: string) => messaging.uploads.claim(actor, id, uploadIds, transaction));
+                return answer(h, await sendMessage(messaging, actor, request.params.id as string, { body, attach, afterSend }), 201);
             }
         }, { keyRequired: true }),
         {

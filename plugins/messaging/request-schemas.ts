@@ -9,6 +9,10 @@ import { storableText } from '../../lib/storable-text';
 export const conversationId = Joi.string().pattern(recordIdPattern('cnv'), 'a conversation id (cnv_…)');
 export const messageId = Joi.string().pattern(recordIdPattern('msg'), 'a message id (msg_…)');
 export const userId = Joi.string().pattern(recordIdPattern('usr'), 'a user id (usr_…)');
+export const uploadId = Joi.string().pattern(recordIdPattern('upl'), 'an upload id (upl_…)');
+
+/** The most files one message carries. */
+export const maxAttachments = 10;
 
 /**
  * Text a user writes (a message, a group's name): stored as sent or refused (no U+0000, no lone surrogate). Its

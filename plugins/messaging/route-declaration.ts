@@ -99,9 +99,11 @@ export function writeRoute(route: ServerRoute, { keyRequired = false } = {}): Se
                 return handler.call(this, request, h);
             }
 
+            // The route as it is below the API's prefix: what the outbox names for its items (lib/messaging/conflicts.ts itemKeyRoute).
+            const prefix = request.route.realm.modifiers.route.prefix ?? '';
             const scope = {
                 grantId: principalOf(request).device!.grantId,
-                route: `${request.method.toUpperCase()} ${request.route.path}`,
+                route: `${request.method.toUpperCase()} ${request.route.path.slice(prefix.length)}`,
                 key,
                 fingerprint: requestFingerprint(request.path, request.payload)
             };

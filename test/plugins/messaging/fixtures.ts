@@ -4,23 +4,8 @@ import { expect } from '@hapi/code';
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
 
 import type { User } from '../../../models/user';
-import { exchangeDeviceCode } from '../../../lib/accounts/device-flow';
-import { approveDeviceRequest } from '../../../lib/accounts/devices';
-import { deviceRequest, desktopClient } from '../../helpers/devices';
+import { connectedDevice } from '../../helpers/devices';
 import { messagingFamily } from '../../helpers/messaging';
-
-/**
- * A connected device's access token, asked, approved and exchanged through the services the OAuth endpoints
- * call: these tests connect many devices, which through the endpoints would count against their limit per
- * address, in one Redis window with the other tests'.
- */
-async function accessToken(server: Server, user: User, scope?: string): Promise<string> {
-
-    const accounts = server.app.services.accounts;
-    const asked = await deviceRequest(server, scope ? { scope } : {});
-    await approveDeviceRequest(accounts, asked.userCode, user);
-    return (await exchangeDeviceCode(accounts, { clientId: desktopClient, deviceCode: asked.deviceCode })).access_token;
-}
 
 /** A user's connected device, calling /messaging/v1 through server.inject. */
 export interface MessagingClient {
@@ -34,7 +19,7 @@ export interface MessagingClient {
 
 export async function messagingClient(server: Server, user: User, scope?: string): Promise<MessagingClient> {
 
-    const token = await accessToken(server, user, scope);
+    const { access_token: token } = await connectedDevice(server, user, { scope });
     const call: MessagingClient['call'] = (method, path, payload, headers = {}) => server.inject({
         method,
         url: `/messaging/v1${path}`,
