@@ -32,6 +32,8 @@ export const filesField = Joi.array().items(Joi.string().valid(''), filePart).si
 
 // The text fields and the multipart framing around the files: hapi's limit for a form without files.
 const textAllowance = 1024 * 1024;
+// Files on a slow connection take a while to arrive (hapi's default is 10 seconds): as long as a tus PATCH may take.
+const bodyTimeout = 10 * 60 * 1000;
 
 /**
  * The compose form's body: URL-encoded (no file) or multipart, at most `form_max_files` of the largest attachment any
@@ -41,7 +43,7 @@ const textAllowance = 1024 * 1024;
 export function composePayload(policies: Policies): RouteOptionsPayload {
 
     const largest = Math.max(0, ...policies.messaging.attachments.plans.map((plan) => plan.max_file_bytes));
-    return { output: 'data', parse: true, multipart: { output: 'stream' }, maxBytes: largest * policies.messaging.uploads.form_max_files + textAllowance };
+    return { output: 'data', parse: true, multipart: { output: 'stream' }, maxBytes: largest * policies.messaging.uploads.form_max_files + textAllowance, timeout: bodyTimeout };
 }
 
 /** The files a form sent, read; a file input left empty sends no name and no bytes, which is no file. */
