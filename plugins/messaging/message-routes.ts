@@ -3,6 +3,8 @@ import Joi from 'joi';
 import type { Transaction } from 'sequelize';
 
 import { revisionEntity, withRevisionTag } from '../../lib/entity-tags';
+import { contentDisposition } from '../../lib/file-name-text';
+import { attachmentFile } from '../../lib/messaging/attachment-files';
 import { deleteMessage, editMessage, getMessage, messageHistory, sendMessage } from '../../lib/messaging/messages';
 import { messageJson } from '../../lib/messaging/serialize';
 import { unmodified } from '../../lib/unmodified';
@@ -94,6 +96,28 @@ export function messageRoutes(declare: RouteDeclaration): ServerRoute[] {
 
                 const message = await getMessage(messagingOf(request), actorOf(request), request.params.id as string);
                 return unmodified(request, h, revisionEntity(message.revision)) ?? answer(h, message);
+            }
+        },
+        {
+            method: 'GET',
+            path: '/messages/{id}/attachments/{upload_id}',
+            options: {
+                ...declare('messages:read', messageResponses.attachment),
+                description: 'A file a message carries',
+                notes: 'To the members of its conversation only; always `Content-Disposition: attachment`, with a name safe to save as.',
+                validate: pathIds({ id: messageId, upload_id: uploadId })
+            },
+            async handler(request, h) {
+
+                const messaging = messagingOf(request);
+                const actor = actorOf(request);
+                const message = await getMessage(messaging, actor, request.params.id as string);
+                const file = await attachmentFile({ models: messaging.models, files: request.server.app.services.uploadFiles, policies: () => messaging.policyStore.current() },
+                    actor, { messageId: message.id }, request.params.upload_id as string);
+                return h.response(file.bytes)
+                    .type(file.mediaType)
+                    .header('content-disposition', contentDisposition('attachment', file.fileName))
+                    .header('x-content-type-options', 'nosniff');
             }
         },
         writeRoute({

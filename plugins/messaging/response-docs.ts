@@ -106,7 +106,8 @@ export const messageResponses = {
     read: { responses: { 200: { description: 'The message.', headers: tagged, content: data(message) } } },
     send: { responses: { 201: { description: 'The message, sent.', headers: { ...tagged, ...replayable }, content: data(message) } } },
     update: { responses: { 200: { description: 'The message as edited; its ETag is the new revision.', headers: { ...tagged, ...replayable }, content: data(message) } } },
-    delete: { responses: { 200: { description: 'The message\'s tombstone; its ETag is the new revision.', headers: { ...tagged, ...replayable }, content: data(message) } } }
+    delete: { responses: { 200: { description: 'The message\'s tombstone; its ETag is the new revision.', headers: { ...tagged, ...replayable }, content: data(message) } } },
+    attachment: { responses: { 200: { description: 'The file\'s bytes, of the type its content was found to be, to save under the name of its Content-Disposition.', content: { 'application/octet-stream': {} } } } }
 } satisfies Record<string, Docs>;
 
 export const peopleResponse: Docs = { responses: { 200: { description: 'The people of your family you can message, you left out.', content: list(ref('Person')) } } };

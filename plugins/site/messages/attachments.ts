@@ -1,6 +1,5 @@
 import { Readable } from 'stream';
 
-import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, RouteOptionsPayload } from '@hapi/hapi';
 import Joi from 'joi';
 import type { Transaction } from 'sequelize';
@@ -8,10 +7,11 @@ import type { Transaction } from 'sequelize';
 import type { Policies } from '../../../gateway/policies/policy-file';
 import { attachmentPolicy } from '../../../lib/accounts/messaging-policy';
 import { ServiceError } from '../../../lib/errors';
-import { contentDisposition, sanitizeFileName } from '../../../lib/file-name-text';
+import { contentDisposition } from '../../../lib/file-name-text';
 import { memberConversation } from '../../../lib/messaging/access';
+import { attachmentFile } from '../../../lib/messaging/attachment-files';
 import { sendMessage } from '../../../lib/messaging/messages';
-import { attachmentFileName, declaredFileType, removeUpload, storeWholeUpload, type UploadFilesContext } from '../../../lib/messaging/upload-files';
+import { declaredFileType, removeUpload, storeWholeUpload, type UploadFilesContext } from '../../../lib/messaging/upload-files';
 import { isUnstorableText } from '../../../lib/storable-text';
 import type { Message } from '../../../models/message';
 import type { SiteContext } from '../context';
@@ -123,30 +123,9 @@ export async function serveAttachment(context: SiteContext, request: Request, h:
     const actor = actorOf(request);
     const { conversationId, uploadId } = request.params as { conversationId: string; uploadId: string };
     await found(memberConversation(context.models, actor, conversationId));
-    const upload = await context.models.MessagingUpload.findOne({ where: { id: uploadId, family_long_id: actor.familyLongId } });
-    const message = upload?.message_id && await context.models.Message.findOne({
-        where: { id: upload.message_id, conversation_id: conversationId, family_long_id: actor.familyLongId, deleted_at: null }
-    });
-    if (!upload || !message || !upload.media_type) {
-        throw Boom.notFound();
-    }
-
-    let bytes: Buffer;
-    try {
-        bytes = await context.uploadFiles.read(upload.id);
-    }
-    catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-            throw Boom.notFound();
-        }
-
-        throw error;
-    }
-
-    const extensions = context.policies().files.media_types.find((type) => type.name === upload.media_type)?.extensions ?? [];
-    const name = sanitizeFileName(attachmentFileName(upload.file_name), 255, extensions);
-    return h.response(bytes)
-        .type(upload.media_type)
-        .header('content-disposition', contentDisposition('attachment', name))
+    const file = await found(attachmentFile({ models: context.models, files: context.uploadFiles, policies: context.policies }, actor, { conversationId }, uploadId));
+    return h.response(file.bytes)
+        .type(file.mediaType)
+        .header('content-disposition', contentDisposition('attachment', file.fileName))
         .header('x-content-type-options', 'nosniff');
 }

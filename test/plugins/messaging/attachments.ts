@@ -41,13 +41,21 @@ describe(`messages with attachments, and sends shared with the outbox (${testVar
 
         const [ann, ben] = await messagingClients(server, 2);
         const { id: conversation } = await directConversation(ann, ben);
-        const photo = await uploaded(ann, sampleFile('png', 3000));
+        const file = sampleFile('png', 3000);
+        const photo = await uploaded(ann, file);
         const theirs = await uploaded(ben, sampleFile('png', 1000));
         const before = await storageUsed(server.app.services.models, ann.user.family_long_id!);
 
         const sent = dataOf(await ann.write('POST', `/conversations/${conversation}/messages`, { upload_ids: [photo] }), 201);
         expect(sent).to.include({ body: null, attachments: [{ upload_id: photo, file_name: 'photo.png', media_type: 'image/png', size_bytes: 3000 }] });
         expect(dataOf(await ben.call('GET', `/messages/${sent.id}`)).attachments).to.have.length(1);
+        const download = await ben.call('GET', `/messages/${sent.id}/attachments/${photo}`);
+        expect(download.statusCode).to.equal(200);
+        expect(download.rawPayload.equals(file)).to.be.true();
+        expect(download.headers).to.include({ 'content-type': 'image/png', 'content-disposition': 'attachment; filename="photo.png"; filename*=UTF-8\'\'photo.png', 'x-content-type-options': 'nosniff' });
+        const [stranger] = await messagingClients(server, 1);
+        expectError(await stranger.call('GET', `/messages/${sent.id}/attachments/${photo}`), 404, 'not_found');
+        expectError(await ben.call('GET', `/messages/${sent.id}/attachments/${theirs}`), 404, 'not_found');
 
         expectError(await ann.write('POST', `/conversations/${conversation}/messages`, { body: 'again', upload_ids: [photo] }), 409, 'conflict');
         expectError(await ann.write('POST', `/conversations/${conversation}/messages`, { body: 'not mine', upload_ids: [theirs] }), 404, 'not_found');
@@ -58,6 +66,7 @@ describe(`messages with attachments, and sends shared with the outbox (${testVar
         expect(deleted).to.include({ deleted: true, attachments: [] });
         expect(await server.app.services.models.MessagingUpload.count({ where: { id: photo } })).to.equal(0);
         expect(await storageUsed(server.app.services.models, ann.user.family_long_id!)).to.equal(before - 3000);
+        expectError(await ben.call('GET', `/messages/${sent.id}/attachments/${photo}`), 404, 'not_found');
         await expect(new Promise<void>((resolve, reject) => {
 
             // The bytes go once the delete's transaction has committed.

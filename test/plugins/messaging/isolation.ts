@@ -32,6 +32,7 @@ const routeCases: Record<string, Case> = {
     'GET /conversations/{id}/messages': (ids) => ({ path: `/conversations/${ids.conversation}/messages` }),
     'POST /conversations/{id}/messages': (ids) => ({ path: `/conversations/${ids.conversation}/messages`, payload: { body: 'Let me in' } }),
     'GET /messages/{id}': (ids) => ({ path: `/messages/${ids.message}` }),
+    'GET /messages/{id}/attachments/{upload_id}': (ids) => ({ path: `/messages/${ids.message}/attachments/${ids.upload}` }),
     'PATCH /messages/{id}': (ids) => ({ path: `/messages/${ids.message}`, payload: { body: 'Changed' }, headers: { 'if-match': '"1"' } }),
     'DELETE /messages/{id}': (ids) => ({ path: `/messages/${ids.message}`, headers: { 'if-match': '"1"' } }),
     'PUT /blocks/{user_id}': (ids) => ({ path: `/blocks/${ids.member}` }),
