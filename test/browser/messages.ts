@@ -7,11 +7,10 @@ import type { Server } from '@hapi/hapi';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 
 import { createFamily } from '../../lib/accounts/families';
-import { projectRoot } from '../../lib/config';
 import { createGroup, startDirectConversation } from '../../lib/messaging/conversations';
 import { sendMessage } from '../../lib/messaging/messages';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium';
-import { testServer } from '../helpers/server';
+import { chromiumAndServer, chromiumAvailable, screenshotFolder } from '../helpers/chromium';
+import { testVariant } from '../helpers/server';
 import { sampleFile } from '../plugins/files/fixtures';
 import { siteAccount } from '../plugins/site/client';
 
@@ -24,28 +23,21 @@ const { describe, it, before, after } = lab;
  * Screenshots go to test/artifacts/, beside the other browser tests'.
  */
 
-const artifacts = Path.join(projectRoot, 'test', 'artifacts');
+const artifacts = screenshotFolder(testVariant);
 
 describe('/messages in Chromium', { skip: !chromiumAvailable, timeout: 120_000 }, () => {
 
     let server: Server;
     let browser: Browser;
     let base: string;
+    let close: () => Promise<void>;
 
     before(async () => {
 
-        Fs.mkdirSync(artifacts, { recursive: true });
-        server = await testServer();
-        await server.start();
-        base = server.info.uri;
-        browser = await launchChromium();
+        ({ server, browser, base, close } = await chromiumAndServer());
     });
 
-    after(async () => {
-
-        await browser?.close();
-        await server?.stop();
-    });
+    after(() => close?.());
 
     const screenshot = (page: Page, name: string) => page.screenshot({ path: Path.join(artifacts, `${name}.png`), fullPage: true });
 

@@ -1,4 +1,3 @@
-import Fs from 'fs';
 import Path from 'path';
 
 import * as Lab from '@hapi/lab';
@@ -8,9 +7,8 @@ import type { Browser, Page } from 'playwright-core';
 
 import { createFamily, enableApi, suspendFamily } from '../../lib/accounts/families';
 import { createApiKey } from '../../lib/accounts/api-keys';
-import { projectRoot } from '../../lib/config';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium';
-import { testServer, testVariant } from '../helpers/server';
+import { chromiumAndServer, chromiumAvailable, screenshotFolder } from '../helpers/chromium';
+import { testVariant } from '../helpers/server';
 import { scriptedResolver } from '../plugins/webhooks/helpers/setup';
 import { appCode, siteAccount } from '../plugins/site/client';
 import { deviceAsking, poll, stillConnected } from '../plugins/site/device-client';
@@ -25,28 +23,21 @@ const { describe, it, before, after } = lab;
  * (the variants run at once).
  */
 
-const artifacts = Path.join(projectRoot, 'test', 'artifacts', testVariant);
+const artifacts = screenshotFolder(testVariant);
 
 describe('hosted site in Chromium', { skip: !chromiumAvailable, timeout: 120_000 }, () => {
 
     let server: Server;
     let browser: Browser;
     let base: string;
+    let close: () => Promise<void>;
 
     before(async () => {
 
-        Fs.mkdirSync(artifacts, { recursive: true });
-        server = await testServer();
-        await server.start();
-        base = server.info.uri;
-        browser = await launchChromium();
+        ({ server, browser, base, close } = await chromiumAndServer());
     });
 
-    after(async () => {
-
-        await browser?.close();
-        await server?.stop();
-    });
+    after(() => close?.());
 
     const screenshot = (page: Page, name: string) => page.screenshot({ path: Path.join(artifacts, `${name}.png`), fullPage: true });
 
