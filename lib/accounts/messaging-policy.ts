@@ -29,6 +29,8 @@ export interface MessagingPolicy {
         max_page_size: number;
     };
     changes: { retention_days: number; cleanup_schedule: string; sync_page_size: number };
+    /** The recovery stream (GET /messaging/v1/stream). */
+    stream: { retry_ms: number; heartbeat_seconds: number; max_buffered_events: number; max_streams_per_device: number };
 }
 
 declare module '../../gateway/policies/policy-file' {
@@ -97,6 +99,13 @@ export const messagingPolicyFile = policyFile({
             retention_days: Joi.number().integer().min(1).max(3650).required(),
             cleanup_schedule: cronExpression.required(),
             sync_page_size: Joi.number().integer().min(10).max(5000).required()
+        }).required(),
+        stream: Joi.object<MessagingPolicy['stream'], true>({
+            retry_ms: Joi.number().integer().min(0).max(3_600_000).required(),
+            // A fraction is allowed (tests use short intervals); proxies commonly drop a connection idle for 60 s.
+            heartbeat_seconds: Joi.number().min(0.01).max(55).required(),
+            max_buffered_events: Joi.number().integer().min(1).required(),
+            max_streams_per_device: Joi.number().integer().min(1).required()
         }).required()
     }).custom(clientScopesDeclared).messages({
         'scopes.undeclared': 'client "{#client}" names scopes not declared under scopes: {#unknown}',

@@ -89,8 +89,11 @@ export function visibleChanges(context: MessagingContext, actor: MessagingActor,
     });
 }
 
+/** A change as withRecords reads it: a row of the log, or a change as its bus carried it. */
+export type LoggedChange = Pick<MessagingChange, 'id' | 'kind' | 'action' | 'conversation_id' | 'record_id' | 'revision' | 'occurred_at'>;
+
 /** The changes with their records as they are now, read a few queries a page (not one per change). */
-export async function withRecords(context: MessagingContext, actor: MessagingActor, changes: readonly MessagingChange[]): Promise<SyncEntry[]> {
+export async function withRecords(context: MessagingContext, actor: MessagingActor, changes: readonly LoggedChange[]): Promise<SyncEntry[]> {
 
     const idsOf = (kind: MessagingChange['kind']) => [...new Set(changes.filter((change) => change.kind === kind).map((change) => change.record_id))];
     const messageIds = idsOf('message');
@@ -113,7 +116,7 @@ export async function withRecords(context: MessagingContext, actor: MessagingAct
     const conflictById = new Map(conflicts.map((conflict) => [conflict.id, conflict]));
     const hiddenSender = (message: Message) => blocked.has(message.sender_id) && (groups.has(message.conversation_id) || !conversationById.has(message.conversation_id));
 
-    const recordOf = (change: MessagingChange): object | null => {
+    const recordOf = (change: LoggedChange): object | null => {
 
         switch (change.kind) {
             case 'message': {
