@@ -1,0 +1,110 @@
+import { expect } from '@hapi/code';
+import type { Server, ServerInjectResponse } from '@hapi/hapi';
+import * as Lab from '@hapi/lab';
+
+import { createGroup, startDirectConversation } from '../../../lib/messaging/conversations';
+import { encodeCursor } from '../../../lib/messaging/cursors';
+import { sendMessage } from '../../../lib/messaging/messages';
+import { messagingFamily } from '../../helpers/messaging';
+import { testServer, testVariant } from '../../helpers/server';
+import { deviceToken } from './stream-client';
+
+export const lab = Lab.script();
+const { describe, it, before, after } = lab;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+describe(`GET /messaging/v1/sync (${testVariant})`, () => {
+
+    let server: Server;
+
+    before(async () => {
+
+        server = await testServer();
+    });
+
+    after(() => server.stop());
+
+    const context = () => server.app.services.messaging;
+    const sync = (token: string, query = ''): Promise<ServerInjectResponse> => server.inject({ url: `/messaging/v1/sync${query}`, headers: { authorization: `Bearer ${token}` } });
+
+    it('pages the user\'s changes in commit order, with records, until has_more is false', async () => {
+
+        const { actors, users } = await messagingFamily(server, 2);
+        const { conversation } = await startDirectConversation(context(), actors[0], users[1].id);
+        const sent = [];
+        for (let index = 0; index < 3; ++index) {
+            sent.push((await sendMessage(context(), actors[index % 2], conversation.id, { body: `m${index}` })).id);
+        }
+
+        const token = await deviceToken(server, users[1]);
+        const entries = [];
+        let cursor: string | undefined;
+        for (let pages = 0; ; ++pages) {
+            const response = await sync(token, `?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+            expect(response.statusCode).to.equal(200);
+            const page = response.result as { changes: any[]; next_cursor: string; has_more: boolean };
+            entries.push(...page.changes);
+            cursor = page.next_cursor;
+            if (!page.has_more) {
+                expect(pages).to.equal(2);
+                break;
+            }
+        }
+
+        expect(entries.map((entry) => `${entry.kind}.${entry.action}`)).to.equal(['conversation.created', 'member.created', 'member.created', 'message.created', 'message.created', 'message.created']);
+        expect(entries.slice(3).map((entry) => entry.record.id)).to.equal(sent);
+        expect(entries[0].record).to.include({ id: conversation.id, kind: 'direct' });
+        expect(entries.at(-1).cursor).to.equal(cursor);
+
+        // Caught up: an empty page keeping the cursor.
+        expect(await sync(token, `?cursor=${cursor}`).then((response) => response.result)).to.equal({ changes: [], next_cursor: cursor, has_more: false });
+    });
+
+    it('answers a cursor past the retention window, or of no change it has, with a reset', async () => {
+
+        const { users } = await messagingFamily(server, 1);
+        const token = await deviceToken(server, users[0]);
+        const expired = await sync(token, `?cursor=${encodeCursor({ time: new Date(Date.now() - 40 * DAY_MS), tiebreak: '1' })}`);
+        expect(expired.statusCode).to.equal(200);
+        expect(expired.result).to.include({ reset: true, reason: 'expired' });
+        const again = await sync(token, `?cursor=${(expired.result as { cursor: string }).cursor}`);
+        expect(again.result).to.include({ changes: [], has_more: false });
+
+        expect((await sync(token, `?cursor=${encodeCursor({ time: new Date(), tiebreak: '999999999999' })}`)).result).to.include({ reset: true, reason: 'unknown' });
+    });
+
+    it('holds nothing of another family, nor of conversations the user is not in', async () => {
+
+        const family = await messagingFamily(server, 3);
+        const other = await messagingFamily(server, 1);
+        const { conversation } = await startDirectConversation(context(), family.actors[0], family.users[1].id);
+        await sendMessage(context(), family.actors[0], conversation.id, { body: 'private' });
+        await sendMessage(context(), other.actors[0], (await createGroup(context(), other.actors[0], 'Theirs', [])).id, { body: 'theirs' });
+
+        for (const user of [family.users[2], other.users[0]]) {
+            const { changes } = (await sync(await deviceToken(server, user))).result as { changes: any[] };
+            expect(changes.filter((entry) => entry.conversation_id === conversation.id)).to.equal([]);
+        }
+
+        const { changes } = (await sync(await deviceToken(server, family.users[2]))).result as { changes: any[] };
+        expect(changes).to.equal([]);
+    });
+
+    it('refuses bad queries with 400, a token without messages:read with 403, and no token with 401', async () => {
+
+        const { users } = await messagingFamily(server, 1);
+        const token = await deviceToken(server, users[0]);
+        for (const query of ['?cursor=not%20one', '?cursor=bm90LWEtY3Vyc29y', '?limit=0', '?limit=many', '?limit=5001', '?since=1']) {
+            const response = await sync(token, query);
+            expect(response.statusCode, query).to.equal(400);
+            expect(response.result, query).to.include({ code: 'invalid_request' });
+        }
+
+        const history = encodeCursor({ time: new Date(), tiebreak: 'msg_abc' });
+        expect((await sync(token, `?cursor=${history}`)).result).to.include({ code: 'invalid_request' });
+
+        expect((await sync(await deviceToken(server, users[0], { scope: 'profile' }))).result).to.include({ code: 'token_scope' });
+        expect((await server.inject('/messaging/v1/sync')).statusCode).to.equal(401);
+    });
+});
