@@ -11,7 +11,6 @@
  */
 import ChildProcess from 'child_process';
 import Crypto from 'crypto';
-import { once } from 'events';
 import Path from 'path';
 
 import type { Server } from '@hapi/hapi';
@@ -25,7 +24,7 @@ import { scratchPostgres } from './lib/postgres';
 import { printMachine, printTable, printTargets } from './lib/report';
 import { runScript } from './lib/run';
 import { benchDeployment } from './lib/servers';
-import { wallClockMs, type ClientsCommand, type ClientsMessage } from './lib/sse-protocol';
+import { clientsMessage, settledArrivals, wallClockMs, type ClientsCommand } from './lib/sse-protocol';
 
 const streamCount = Number(process.env.BENCH_SSE_STREAMS ?? 2000);
 const changeCount = Number(process.env.BENCH_SSE_CHANGES ?? 50);
@@ -78,21 +77,6 @@ async function streamKeys(server: Server, familyLongId: string, firstKey: string
     return Array.from({ length: streamCount }, (_, index) => keys[Math.floor(index / perKey)]);
 }
 
-/** The clients' next message of `kind`; a failure in the child fails the run. */
-async function clientsMessage<K extends ClientsMessage['kind']>(clients: ChildProcess.ChildProcess, kind: K): Promise<Extract<ClientsMessage, { kind: K }>> {
-
-    for (;;) {
-        const [message] = await once(clients, 'message') as [ClientsMessage];
-        if (message.kind === 'failed') {
-            throw new Error(`SSE clients: ${message.error}`);
-        }
-
-        if (message.kind === kind) {
-            return message as Extract<ClientsMessage, { kind: K }>;
-        }
-    }
-}
-
 async function fanOut(scenario: string, env: Record<string, string>): Promise<Result> {
 
     process.stderr.write(`${scenario}: opening ${streamCount} streams\n`);
@@ -136,12 +120,7 @@ async function fanOut(scenario: string, env: Record<string, string>): Promise<Re
             await sleep(intervalMs);
         }
 
-        let arrivals: Record<string, number[]> = {};
-        const complete = () => [...committedAt.keys()].every((id) => arrivals[id]?.length === streamCount);
-        for (const deadline = Date.now() + settleTimeoutMs; !complete() && Date.now() < deadline; await sleep(200)) {
-            clients.send({ kind: 'report' } satisfies ClientsCommand);
-            arrivals = (await clientsMessage(clients, 'arrivals')).arrivals;
-        }
+        const arrivals = await settledArrivals(clients, [...committedAt.keys()], streamCount, settleTimeoutMs);
 
         const deliveries: number[] = [];
         const everyStream: number[] = [];
