@@ -16,7 +16,10 @@ export interface PrincipalFamily {
     apiEnabled: boolean;
     /** The resources the family exposes; a principal reaches the intersection with its own scopes. */
     apiResources: readonly string[];
+    /** A super-admin suspended the family's API (every credential of it). */
     suspended: boolean;
+    /** A super-admin suspended the family's messaging (the messaging route group). */
+    messagingSuspended: boolean;
 }
 
 /** What the credential was granted. */
@@ -85,7 +88,8 @@ export function principalFamily(family: Family): PrincipalFamily {
         plan: family.plan,
         apiEnabled: family.api_enabled,
         apiResources: family.api_resources,
-        suspended: Boolean(family.api_suspended_at)
+        suspended: Boolean(family.api_suspended_at),
+        messagingSuspended: Boolean(family.messaging_suspended_at)
     };
 }
 

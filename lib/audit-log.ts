@@ -36,12 +36,14 @@ export const auditActions = {
     'device.revoke': 'Disconnected a device',
     'family.suspend': 'Suspended a family\'s API',
     'family.unsuspend': 'Unsuspended a family\'s API',
+    'family.suspend_messaging': 'Suspended a family\'s messaging',
+    'family.restore_messaging': 'Restored a family\'s messaging',
+    'user.disable': 'Disabled a user',
+    'user.enable': 'Enabled a user',
     // Only the operator CLI does these.
     'family.create': 'Created a family',
     'family.change_plan': 'Changed a family\'s plan',
-    'user.create': 'Created a user',
-    'user.disable': 'Disabled a user',
-    'user.enable': 'Enabled a user'
+    'user.create': 'Created a user'
 } as const;
 
 export type AuditAction = keyof typeof auditActions;

@@ -6,7 +6,7 @@ export type ErrorCode =
     | 'resource_scope' | 'operation_scope' | 'not_found' | 'invalid_request'
     | 'too_large' | 'unsupported_media_type' | 'rate_limited'
     | 'quota_exceeded' | 'invalid_signature' | 'url_expired' | 'range_not_satisfiable' | 'precondition_failed' | 'idempotency_key_reused'
-    | 'invalid_token' | 'account_disabled' | 'token_scope' | 'blocked'
+    | 'invalid_token' | 'account_disabled' | 'messaging_suspended' | 'token_scope' | 'blocked'
     | 'unauthorized' | 'forbidden' | 'conflict' | 'method_not_allowed' | 'not_acceptable' | 'service_unavailable' | 'internal_error';
 
 /** A Boom error carrying a stable `code` in its payload. */

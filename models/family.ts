@@ -23,6 +23,12 @@ export class Family extends Model<InferAttributes<Family>, InferCreationAttribut
     declare api_suspension_reason: CreationOptional<string | null>;
     /** Who suspended it (user id, or `cli`). */
     declare api_suspended_by: CreationOptional<string | null>;
+    /** Set while a super-admin has suspended the family's messaging (site and messaging API), apart from its API. */
+    declare messaging_suspended_at: CreationOptional<Date | null>;
+    /** Why its messaging was suspended, shown to the family. */
+    declare messaging_suspension_reason: CreationOptional<string | null>;
+    /** Who suspended its messaging (user id, or `cli`). */
+    declare messaging_suspended_by: CreationOptional<string | null>;
     declare created_at: CreationOptional<Date>;
     declare updated_at: CreationOptional<Date>;
 
@@ -38,6 +44,9 @@ export class Family extends Model<InferAttributes<Family>, InferCreationAttribut
             api_suspended_at: { type: DataTypes.DATE, allowNull: true },
             api_suspension_reason: { type: DataTypes.TEXT, allowNull: true },
             api_suspended_by: { type: DataTypes.STRING(64), allowNull: true },
+            messaging_suspended_at: { type: DataTypes.DATE, allowNull: true },
+            messaging_suspension_reason: { type: DataTypes.TEXT, allowNull: true },
+            messaging_suspended_by: { type: DataTypes.STRING(64), allowNull: true },
             created_at: DataTypes.DATE,
             updated_at: DataTypes.DATE
         }, { sequelize, modelName: 'Family', tableName: 'families', underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' });

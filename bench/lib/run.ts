@@ -44,6 +44,8 @@ export interface Target {
     /** GET unless given; a request that writes sends `body`, the same for every request. */
     method?: 'POST';
     body?: string;
+    /** Each request gets its own id where the headers or body say `[<id>]` (autocannon's idReplacement): an Idempotency-Key per request. */
+    uniqueIds?: boolean;
 }
 
 export interface MemorySample {
@@ -108,8 +110,8 @@ class LoadGenerator {
                 return message.result ? resolve(message.result) : reject(new Error(message.error));
             });
 
-            const { url, headers, method, body } = this.target;
-            this.worker.postMessage({ url, headers, ...method ? { method, body } : {}, connections: this.connections, duration: seconds });
+            const { url, headers, method, body, uniqueIds } = this.target;
+            this.worker.postMessage({ url, headers, ...method ? { method, body } : {}, idReplacement: Boolean(uniqueIds), connections: this.connections, duration: seconds });
         });
     }
 

@@ -1,7 +1,8 @@
+import { messagingSuspendedMessage } from '../../lib/accounts/messaging-access';
 import { apiError } from '../../lib/errors';
 import { withoutConfig } from './context';
 
-/** A credential of a user stops at once when the user is disabled or their family suspended. */
+/** A credential of a user stops at once when the user is disabled, their family suspended, or its messaging suspended. */
 export const accountState = withoutConfig(({ principal }) => {
 
     if (principal.user?.disabled) {
@@ -10,5 +11,9 @@ export const accountState = withoutConfig(({ principal }) => {
 
     if (principal.family.suspended) {
         throw apiError(403, 'family_suspended', 'This family\'s access is suspended. A family manager can see why under Manage > APIs & Connectors.');
+    }
+
+    if (principal.family.messagingSuspended) {
+        throw apiError(403, 'messaging_suspended', messagingSuspendedMessage);
     }
 });

@@ -154,7 +154,7 @@ function checkedPending(context: AccountsContext, request: DeviceRequest): Devic
     return request;
 }
 
-/** Who may connect a device: an enabled user of a family whose access is not suspended. */
+/** Who may connect a device: an enabled user of a family whose access and messaging are not suspended. */
 async function checkMayApprove(context: AccountsContext, user: User): Promise<string> {
 
     if (user.disabled_at) {
@@ -168,6 +168,10 @@ async function checkMayApprove(context: AccountsContext, user: User): Promise<st
 
     if (family.api_suspended_at) {
         throw new ServiceError('family_suspended', 'This family\'s access is suspended: no device can be connected until it is lifted.', 403);
+    }
+
+    if (family.messaging_suspended_at) {
+        throw new ServiceError('messaging_suspended', 'This family\'s messaging is suspended: no device can be connected until it is restored.', 403);
     }
 
     return family.family_long_id;

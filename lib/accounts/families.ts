@@ -80,28 +80,70 @@ export async function changePlan(context: AccountsContext, id: string, plan: str
     return family;
 }
 
+/** A suspension's reason as stored: trimmed, given, and within the limit. */
+function suspensionReason(reason: string): string {
+
+    const trimmed = reason.trim();
+    if (!trimmed) {
+        throw new ServiceError('invalid_request', 'Give a reason for the suspension: family managers see it.');
+    }
+
+    if (hasMoreCharactersThan(trimmed, textLimits.suspensionReason)) {
+        throw new ServiceError('invalid_request', `A suspension reason is at most ${textLimits.suspensionReason} characters.`);
+    }
+
+    return trimmed;
+}
+
 /**
  * Stops every key of the family at once, until unsuspended. A family suspended already keeps its suspension,
  * reason, author and time (`changed` false): lifting it, then suspending again, gives another reason.
  */
 export async function suspendFamily(context: AccountsContext, id: string, reason: string, by: string): Promise<{ family: Family; changed: boolean }> {
 
-    if (!reason.trim()) {
-        throw new ServiceError('invalid_request', 'Give a reason for the suspension: family managers see it.');
-    }
-
-    if (hasMoreCharactersThan(reason.trim(), textLimits.suspensionReason)) {
-        throw new ServiceError('invalid_request', `A suspension reason is at most ${textLimits.suspensionReason} characters.`);
-    }
-
+    const why = suspensionReason(reason);
     const family = await findFamily(context, id);
     // One conditional UPDATE: of two suspensions at once, only the first is recorded, and the other reads it.
     const [updated] = await context.models.Family.update(
-        { api_suspended_at: new Date(), api_suspension_reason: reason.trim(), api_suspended_by: by },
+        { api_suspended_at: new Date(), api_suspension_reason: why, api_suspended_by: by },
         { where: { family_long_id: family.family_long_id, api_suspended_at: null } }
     );
     await family.reload();
     // Even when nothing changed: doing it again is how an operator finishes a change whose epoch move Redis missed.
+    await context.authEpoch.bump();
+
+    return { family, changed: updated > 0 };
+}
+
+/**
+ * Stops the family's messaging at once, on the site and through the messaging API (its devices get
+ * 403 messaging_suspended from their next request, on every instance), until restored; its family API is left as it is.
+ * As suspendFamily(): a suspension in force stands, with its reason, author and time (`changed` false).
+ */
+export async function suspendFamilyMessaging(context: AccountsContext, id: string, reason: string, by: string): Promise<{ family: Family; changed: boolean }> {
+
+    const why = suspensionReason(reason);
+    const family = await findFamily(context, id);
+    const [updated] = await context.models.Family.update(
+        { messaging_suspended_at: new Date(), messaging_suspension_reason: why, messaging_suspended_by: by },
+        { where: { family_long_id: family.family_long_id, messaging_suspended_at: null } }
+    );
+    await family.reload();
+    // Even when nothing changed, as suspendFamily().
+    await context.authEpoch.bump();
+
+    return { family, changed: updated > 0 };
+}
+
+/** Lifts a suspension of the family's messaging; a family whose messaging is not suspended is left as it is (`changed` false). */
+export async function restoreFamilyMessaging(context: AccountsContext, id: string): Promise<{ family: Family; changed: boolean }> {
+
+    const family = await findFamily(context, id);
+    const [updated] = await context.models.Family.update(
+        { messaging_suspended_at: null, messaging_suspension_reason: null, messaging_suspended_by: null },
+        { where: { family_long_id: family.family_long_id, messaging_suspended_at: { [Op.ne]: null } } }
+    );
+    await family.reload();
     await context.authEpoch.bump();
 
     return { family, changed: updated > 0 };

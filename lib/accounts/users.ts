@@ -75,16 +75,22 @@ export async function createUser(context: AccountsContext, input: NewUser): Prom
 
 /**
  * Disables a user, or enables them again: the devices they connected are refused from the next request on, on
- * every instance, and they can connect no new one. A user already so stays as they were (`changed` false).
+ * every instance, they can connect no new one, and they can neither sign in to the site nor use messaging; their
+ * site sessions end (enabling them again does not bring those back). A user already so stays as they were
+ * (`changed` false). With `familyLongId`, a user of another family is not found (the super-admin pages of a family).
  */
-export async function setUserDisabled(context: AccountsContext, id: string, disabled: boolean): Promise<{ user: User; changed: boolean }> {
+export async function setUserDisabled(context: AccountsContext, id: string, disabled: boolean, scope: { familyLongId?: string } = {}): Promise<{ user: User; changed: boolean }> {
 
     const user = await context.models.User.findByPk(id);
-    if (!user) {
+    if (!user || (scope.familyLongId !== undefined && user.family_long_id !== scope.familyLongId)) {
         throw new ServiceError('not_found', `No user ${id}.`, 404);
     }
 
     const [updated] = await context.models.User.update({ disabled_at: disabled ? new Date() : null }, { where: { id, disabled_at: disabled ? null : { [Op.ne]: null } } });
+    if (disabled) {
+        await context.models.SiteSession.destroy({ where: { user_id: id } });
+    }
+
     await user.reload();
     // Even when nothing changed: doing it again is how an operator finishes a change whose epoch move Redis missed.
     await context.authEpoch.bump();

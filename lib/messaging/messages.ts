@@ -23,6 +23,8 @@ export interface NewMessage {
     /** Checks and claims the uploads the message names, in the send's transaction (lib/messaging/uploads.ts). */
     attach?: (transaction: Transaction) => Promise<MessageAttachment[]>;
     clientTime?: Date;
+    /** Runs in the send's transaction once the message is made: where an idempotent send stores its answer. */
+    afterSend?: (transaction: Transaction, message: Message) => Promise<void>;
 }
 
 function checkedBody(context: MessagingContext, body: string | undefined, hasFiles: boolean): string | null {
@@ -71,6 +73,7 @@ export function sendMessage(context: MessagingContext, actor: MessagingActor, co
         await conversation.update({ last_message_at: now }, { transaction });
         await context.models.ConversationMember.update({ last_read_at: now }, { where: { conversation_id: conversationId, user_id: actor.userId }, transaction });
         await log.record({ conversation_id: conversationId, kind: 'message', action: 'created', record_id: message.id, revision: 1 });
+        await input.afterSend?.(transaction, message);
         return message;
     });
 }

@@ -25,6 +25,7 @@ export const errorCodes: Readonly<Record<ErrorCode, { status: number; when: stri
     idempotency_key_reused: { status: 422, when: 'The Idempotency-Key was used by this API key for another request (another path or body) in the last 24 hours.' },
     invalid_token: { status: 401, when: 'Missing, malformed, unknown, expired or revoked device access token (with WWW-Authenticate: Bearer error="invalid_token"): refresh it, or connect the device again.' },
     account_disabled: { status: 403, when: 'The user the device token speaks for is disabled.' },
+    messaging_suspended: { status: 403, when: 'A super-admin suspended the messaging of the user\'s family.' },
     token_scope: { status: 403, when: 'The device token lacks the scope the route needs.' },
     blocked: { status: 403, when: 'A block stands between the two people of a direct conversation: neither may start it or write in it.' },
     unauthorized: { status: 401, when: 'Hosted site: not signed in.' },
@@ -43,6 +44,6 @@ export const policyErrors: Readonly<Record<string, readonly ErrorCode[]>> = {
     'rate-limit': ['rate_limited'],
     'resource-scope': ['resource_scope'],
     'operation-scope': ['operation_scope'],
-    'account-state': ['account_disabled', 'family_suspended'],
+    'account-state': ['account_disabled', 'family_suspended', 'messaging_suspended'],
     'token-scope': ['token_scope']
 };

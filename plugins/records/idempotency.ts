@@ -1,11 +1,10 @@
-import Crypto from 'crypto';
-
 import type { PluginSpecificConfiguration, Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import { Op, type Transaction } from 'sequelize';
 
 import type { PolicyStore } from '../../gateway/policies/policy-store';
 import { principalOf } from '../../gateway/principal';
 import { withRevisionTag } from '../../lib/entity-tags';
+import { idempotencyKeyOf, requestFingerprint } from '../../lib/idempotency-key-header';
 import { apiError } from '../../lib/errors';
 import { JobFailures } from '../../lib/job-failures';
 import type { Log } from '../../lib/logger';
@@ -23,9 +22,6 @@ import { firstRevision, type CreateOptions } from './writes';
 
 /** How long an answer is replayed; then its key names a new request. */
 const idempotencyRetentionMs = 24 * 60 * 60 * 1000;
-
-// 1 to 255 printable ASCII characters: a UUID fits, and so does any key a client makes of its own ids.
-const keyText = /^[\x20-\x7E]{1,255}$/;
 
 /** What the API reference says of a create route: the header it reads (its text and its 422 are in plugins/docs/request-headers.ts). */
 export const idempotentCreateDocs = { headers: ['Idempotency-Key'] } as const satisfies NonNullable<PluginSpecificConfiguration['docs']>;
@@ -47,35 +43,6 @@ interface KeyedRequest {
     api_key_id: string;
     idempotency_key: string;
     fingerprint: string;
-}
-
-/** The request's `Idempotency-Key`, if it sent one; 400 when it is not one. */
-function idempotencyKeyOf(request: Request): string | undefined {
-
-    const key: unknown = request.headers['idempotency-key'];
-    if (key === undefined) {
-        return undefined;
-    }
-
-    if (typeof key !== 'string' || !keyText.test(key)) {
-        throw apiError(400, 'invalid_request', 'Idempotency-Key: must be 1 to 255 printable ASCII characters (a UUID, say).');
-    }
-
-    return key;
-}
-
-/** JSON with every object's keys in order: the same body however its client ordered them. */
-function canonicalJson(value: unknown): string {
-
-    return JSON.stringify(value, (_name, inner: unknown) => (inner !== null && typeof inner === 'object' && !Array.isArray(inner)
-        ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-        : inner));
-}
-
-/** What tells one request from another under the same key: its path and its parsed body. */
-function fingerprintOf(request: Request): string {
-
-    return Crypto.createHash('sha256').update(`${request.path}\n${canonicalJson(request.payload)}`).digest('hex');
 }
 
 const oldestKept = (now = Date.now()) => new Date(now - idempotencyRetentionMs);
@@ -131,7 +98,7 @@ export async function createOnce(models: Models, request: Request, h: ResponseTo
         return created(h, creation.answerOf(await creation.create({})));
     }
 
-    const keyed: KeyedRequest = { api_key_id: principalOf(request).who.id, idempotency_key: key, fingerprint: fingerprintOf(request) };
+    const keyed: KeyedRequest = { api_key_id: principalOf(request).who.id, idempotency_key: key, fingerprint: requestFingerprint(request.path, request.payload) };
     const earlier = await findEntry(models, keyed);
     if (earlier) {
         return replay(request, h, keyed, earlier);

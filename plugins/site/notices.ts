@@ -17,6 +17,14 @@ const notices = {
     'family-already-suspended': 'The family\'s API was already suspended: that suspension stands, with its time and reason below. To give another reason, unsuspend it, then suspend it again.',
     'family-unsuspended': 'The family\'s API is no longer suspended.',
     'family-not-suspended': 'The family\'s API was not suspended (lifted already?): nothing changed.',
+    'messaging-suspended': 'The family\'s messaging is suspended: its members cannot message on the site, and its devices are refused with messaging_suspended.',
+    'messaging-already-suspended': 'The family\'s messaging was already suspended: that suspension stands, with its time and reason below. To give another reason, restore it, then suspend it again.',
+    'messaging-restored': 'The family\'s messaging is restored.',
+    'messaging-not-suspended': 'The family\'s messaging was not suspended (restored already?): nothing changed.',
+    'user-disabled': 'The user is disabled: signed out everywhere, unable to sign in or message, their devices refused with account_disabled.',
+    'user-already-disabled': 'The user was disabled already: nothing changed.',
+    'user-enabled': 'The user is enabled again: they can sign in, and their devices are accepted again.',
+    'user-not-disabled': 'The user was not disabled (enabled already?): nothing changed.',
     'device-disconnected': 'The device is disconnected. Its access is refused from its next request.',
     'device-already-disconnected': 'The device was disconnected already: nothing changed.'
 } as const;
@@ -24,7 +32,9 @@ const notices = {
 export type Notice = keyof typeof notices;
 
 /** Notices of something that did not happen (it had been done already), shown as information, not as a success. */
-const nothingDone: ReadonlySet<Notice> = new Set(['family-already-suspended', 'family-not-suspended', 'device-already-disconnected']);
+const nothingDone: ReadonlySet<Notice> = new Set([
+    'family-already-suspended', 'family-not-suspended', 'messaging-already-suspended', 'messaging-not-suspended', 'user-already-disabled', 'user-not-disabled', 'device-already-disconnected'
+]);
 
 export function noticeOf(name: unknown): { text: string; kind: 'success' | 'info' } | undefined {
 

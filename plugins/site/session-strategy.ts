@@ -45,8 +45,8 @@ function pageOfForm(request: Request): URL | undefined {
 
 /**
  * The `site-session` auth strategy: the cookie (iron-sealed by hapi's own cookie handling) names a
- * server-side session, checked on every request, so signing out or deleting a user takes effect at
- * once. Anonymous visitors to a page that requires it go to /login?next=… (signInFirst).
+ * server-side session, checked on every request, so signing out, or deleting or disabling a user, takes
+ * effect at once. Anonymous visitors to a page that requires it go to /login?next=… (signInFirst).
  *
  * A scheme of ours rather than @hapi/cookie's: that plugin adds a decoration made for every request
  * and an onPreAuth step to every route of the server, the API's included, which costs each API
@@ -91,7 +91,7 @@ export function registerSessionStrategy(server: Server, context: SiteContext, co
 
             const found = await findSession(context.models, session, false);
             const user = found && await context.models.User.findByPk(found.user_id);
-            if (!user) {
+            if (!user || user.disabled_at) {
                 h.unstate(name);
                 return unauthenticated(request, h);
             }

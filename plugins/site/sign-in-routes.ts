@@ -13,7 +13,7 @@ import { withNotice } from './notices';
 import { signInPage } from './route-auth';
 import type { SessionCookies } from './session-strategy';
 import { deleteExpiredSessions, endSession, findSession, startSession } from './sessions';
-import { signInFailed, throttledAttempt, userWithPassword } from './sign-in';
+import { accountDisabled, signInFailed, throttledAttempt, userWithPassword } from './sign-in';
 import { accountSubject } from './sign-in-throttle';
 import { takeRecoveryCode, takeTotpStep, totpStepOf, unsealSecret } from './two-factor';
 
@@ -43,8 +43,12 @@ export function signInRoutes(context: SiteContext, sessionCookies: SessionCookie
     const { models } = context;
     const lifetimeMs = () => context.policies().site.sessions.lifetime_hours * 3_600_000;
 
-    /** The password (and code) were right: a session of its own, audited, and on to where the user was going. */
+    /** The password (and code) were right: a session of its own, audited, and on to where the user was going; none for a disabled user. */
     async function signIn(request: Request, h: ResponseToolkit, user: User, next: string | undefined, action: 'session.sign_in' | 'two_factor.recovery_code_used' = 'session.sign_in') {
+
+        if (user.disabled_at) {
+            return h.view('login', { title: 'Sign in', next, email: user.email, error: accountDisabled }).code(403);
+        }
 
         sessionCookies.set(h, await startSession(models, request, user.id, { twoFactorPending: false, lifetimeMs: lifetimeMs() }));
         // A token a page showed before the sign-in (to someone else on this browser, or planted) must not serve the session.

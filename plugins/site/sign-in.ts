@@ -13,6 +13,9 @@ import { accountSubject, countFailure, mayAttempt, type SignInAttempt } from './
 /** What every failed sign-in says, whatever went wrong: it never tells whether an account exists. */
 export const signInFailed = 'Incorrect email or password, or too many attempts. Try again in a few minutes.';
 
+/** What a disabled user is told, only once their password (and code) were right: a wrong one still gets signInFailed. */
+export const accountDisabled = 'This account is disabled. Ask the service\'s operator to enable it again.';
+
 let dummyHash: Promise<string> | undefined;
 
 /**

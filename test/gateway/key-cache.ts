@@ -12,7 +12,7 @@ function credentials(id: string): Principal {
     return {
         who: { kind: 'key', id },
         credentialName: 'API key',
-        family: { familyLongId: 'fam_1', name: 'F', plan: 'family', apiEnabled: true, apiResources: ['persons'], suspended: false },
+        family: { familyLongId: 'fam_1', name: 'F', plan: 'family', apiEnabled: true, apiResources: ['persons'], suspended: false, messagingSuspended: false },
         scopes: { resources: ['persons'], operations: ['read'], legacyOperationsOnly: false },
         rateLimitSubjects: { own: { policy: 'key', subject: id }, family: { policy: 'family', subject: 'fam_1' } }
     };

@@ -66,7 +66,7 @@ describe('A second auth scheme beside API keys', () => {
         });
 
         keyFamily = await familyWithKey(server);
-        family = { familyLongId: keyFamily.familyLongId, name: 'Test family', plan: 'family', apiEnabled: true, apiResources: ['persons', 'events'], suspended: false };
+        family = { familyLongId: keyFamily.familyLongId, name: 'Test family', plan: 'family', apiEnabled: true, apiResources: ['persons', 'events'], suspended: false, messagingSuspended: false };
         for (const resource of ['persons', 'events']) {
             server.route({
                 method: 'GET',

@@ -9,6 +9,7 @@ export interface FamilyRow {
     name: string;
     plan: string;
     apiState: 'on' | 'off' | 'suspended' | 'not in plan';
+    messagingSuspended: boolean;
     keys: number;
     requests24h: number;
     requests30d: number;
@@ -39,7 +40,7 @@ export async function familyRows(models: Models, policies: Policies, options: { 
 
     const search = options.search.trim().toLowerCase();
     const [families, keyCounts, lastUses, usage] = await Promise.all([
-        models.Family.findAll({ attributes: ['family_long_id', 'name', 'plan', 'api_enabled', 'api_suspended_at'], order: [['name', 'ASC']] }),
+        models.Family.findAll({ attributes: ['family_long_id', 'name', 'plan', 'api_enabled', 'api_suspended_at', 'messaging_suspended_at'], order: [['name', 'ASC']] }),
         models.ApiKey.findAll({ attributes: ['family_long_id', [fn('COUNT', col('id')), 'keys']], where: { revoked_at: null }, group: ['family_long_id'], raw: true }) as unknown as Promise<{ family_long_id: string; keys: number | string }[]>,
         models.ApiKey.findAll({ attributes: ['family_long_id', [fn('MAX', col('last_used_at')), 'last']], group: ['family_long_id'], raw: true }) as unknown as Promise<{ family_long_id: string; last: Date | string | null }[]>,
         usageTotals(models)
@@ -58,6 +59,7 @@ export async function familyRows(models: Models, policies: Policies, options: { 
                 name: family.name,
                 plan: plan?.label ?? family.plan,
                 apiState: family.api_suspended_at ? 'suspended' : !plan?.api_access ? 'not in plan' : family.api_enabled ? 'on' : 'off',
+                messagingSuspended: Boolean(family.messaging_suspended_at),
                 keys: keys.get(family.family_long_id) ?? 0,
                 requests24h: totals?.last24h ?? 0,
                 requests30d: totals?.last30d ?? 0,

@@ -14,12 +14,13 @@ import { superAdminPage } from '../route-auth';
 import { stackedBarChart } from '../usage-chart';
 import { familyUsage, usageTotals } from '../usage-report';
 import { endpointRow, hasWebhooks, manualAttempt, webhookServices } from '../webhooks';
+import { accountStateRoutes, familyAccountState } from './account-state-routes';
 
 const familyId = { params: Joi.object({ id: idParam }) };
 // The chart splits by this many keys; the rest are summed as "other keys".
 const chartedKeys = 5;
 
-/** One family in the super-admin area: its usage over 30 days, its keys, and suspending its API. */
+/** One family in the super-admin area: its usage over 30 days, its keys, suspending its API, and its account state (accountStateRoutes). */
 export function familyRoutes(context: SiteContext): ServerRoute[] {
 
     const { models } = context;
@@ -78,6 +79,7 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
             webhooks: hasWebhooks(request) ? (await webhookServices(request).listEndpoints(family.family_long_id)).map(endpointRow) : undefined,
             devices: await listDeviceGrants(context.accounts, { familyLongId: family.family_long_id }),
             devicesBase: `/admin/apis/families/${family.family_long_id}/devices`,
+            ...await familyAccountState(models, family, siteUser(request).id),
             ...extra
         }).code(statusCode);
     }
@@ -141,6 +143,7 @@ export function familyRoutes(context: SiteContext): ServerRoute[] {
                     answer: (request, h, { changed }) => redirectWithNotice(h, `/admin/apis/families/${request.params.id as string}`, changed ? 'family-unsuspended' : 'family-not-suspended')
                 })
             }
-        }
+        },
+        ...accountStateRoutes(context, refusedPage)
     ];
 }

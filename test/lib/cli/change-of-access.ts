@@ -3,6 +3,7 @@ import type { Server } from '@hapi/hapi';
 import * as Lab from '@hapi/lab';
 
 import { notAnnouncedExitCode } from '../../../lib/cli/change-of-access';
+import { connectedDevice, familyMember, getMe } from '../../helpers/devices';
 import { keptLog } from '../../helpers/kept-log';
 import { familyWithKey, testRedisUrl, testServer } from '../../helpers/server';
 import { tcpRelay, type TcpRelay } from '../../helpers/tcp-relay';
@@ -121,5 +122,23 @@ describe('the CLI\'s changes of access while Redis is down', { skip: !testRedisU
         await relay.restore();
         await reconnected(server);
         expectRefusal(await family.inject('GET', '/api/v1/persons'), 403, 'family_suspended');
+    });
+
+    it('saves a suspension of a family\'s messaging: its devices are refused during and after the outage', async () => {
+
+        const user = await familyMember(server);
+        const device = await connectedDevice(server, user);
+        expect((await getMe(server, device.access_token)).statusCode).to.equal(200);
+
+        await relay.cut();
+        const outcome = await runCli(['family', 'suspend-messaging', user.family_long_id!, '--reason', 'Reported spam', '--json'], env);
+        expect(outcome.exitCode).to.equal(notAnnouncedExitCode);
+        expect(JSON.parse(outcome.stdout)).to.include({ messaging_suspended: true, messaging_suspension_reason: 'Reported spam', changed: true });
+        expect(outcome.stderr).to.contain('warning: the change is saved in the database');
+        expectRefusal(await getMe(server, device.access_token), 403, 'messaging_suspended');
+
+        await relay.restore();
+        await reconnected(server);
+        expectRefusal(await getMe(server, device.access_token), 403, 'messaging_suspended');
     });
 });

@@ -33,5 +33,10 @@ describe('family-records user disable and user enable', { timeout: cliTestTimeou
 
         expect(await runCliJson(['user', 'enable', user.id, '--json'], env)).to.include({ id: user.id, disabled_at: null, changed: true });
         expect((await getMe(server, device.access_token)).statusCode).to.equal(200);
+
+        // Done again, it changes nothing and records nothing more.
+        expect(await runCliJson(['user', 'enable', user.id], env)).to.include({ changed: false });
+        const events = await server.app.services.models.AuditEvent.findAll({ where: { target: user.id }, order: [['id', 'ASC']] });
+        expect(events.map((event) => [event.action, event.detail, event.actor_id])).to.equal([['user.disable', user.email, 'cli'], ['user.enable', user.email, 'cli']]);
     });
 });
