@@ -18,33 +18,33 @@ const loggedChange = (change: MessagingChangeData): LoggedChange => ({ ...change
 /**
  * One batch of the messaging bus as every stream of its family sees it, read once for all: who is
  * in its conversations now (sync's rule: a conversation's changes go to its members as they are
- * when read, so one removed stops getting them and one added starts), and each user's entries,
- * shared by that user's streams.
+ * when read, so one removed stops getting them and one added starts), and each user's events,
+ * written alike on all that user's streams.
  */
 class BatchView {
     private members?: Promise<Map<string, Set<string>>>;
-    private readonly entries = new Map<string, Promise<SyncEntry[]>>();
+    private readonly byUser = new Map<string, Promise<FeedEvent[]>>();
 
     constructor(private readonly context: MessagingContext, private readonly batch: MessagingBatch) {}
 
-    entriesFor(actor: MessagingActor): Promise<SyncEntry[]> {
+    eventsFor(actor: MessagingActor): Promise<FeedEvent[]> {
 
-        let entries = this.entries.get(actor.userId);
-        if (!entries) {
-            entries = this.read(actor);
-            this.entries.set(actor.userId, entries);
+        let events = this.byUser.get(actor.userId);
+        if (!events) {
+            events = this.read(actor);
+            this.byUser.set(actor.userId, events);
         }
 
-        return entries;
+        return events;
     }
 
-    private async read(actor: MessagingActor): Promise<SyncEntry[]> {
+    private async read(actor: MessagingActor): Promise<FeedEvent[]> {
 
         const members = await this.membersNow();
         const seen = this.batch.events.filter((change) => (change.user_id === null ?
             change.conversation_id !== null && members.get(change.conversation_id)?.has(actor.userId) :
             change.user_id === actor.userId));
-        return seen.length ? withRecords(this.context, actor, seen.map(loggedChange)) : [];
+        return seen.length ? (await withRecords(this.context, actor, seen.map(loggedChange))).map(feedEvent) : [];
     }
 
     private membersNow(): Promise<Map<string, Set<string>>> {
@@ -100,9 +100,9 @@ export class RecoveryFeed implements StreamFeed<MessagingBatch> {
         return { position: positionOf(cursor).afterId, first: sseEvent({ id: cursor, event: 'ready', data: { cursor } }), catchUp: resume !== undefined };
     }
 
-    async eventsOf(batch: MessagingBatch): Promise<FeedEvent[]> {
+    eventsOf(batch: MessagingBatch): Promise<FeedEvent[]> {
 
-        return (await this.views.of(batch).entriesFor(this.actor)).map(feedEvent);
+        return this.views.of(batch).eventsFor(this.actor);
     }
 
     async *replay(after: number, upTo?: number): AsyncGenerator<FeedEvent> {

@@ -3,7 +3,7 @@ import type { Server } from '@hapi/hapi';
 import * as Lab from '@hapi/lab';
 
 import { listDeviceGrants, revokeDeviceGrant } from '../../../lib/accounts/devices';
-import { suspendFamily } from '../../../lib/accounts/families';
+import { suspendFamily, suspendFamilyMessaging } from '../../../lib/accounts/families';
 import { setUserDisabled } from '../../../lib/accounts/users';
 import { createGroup } from '../../../lib/messaging/conversations';
 import { sendMessage } from '../../../lib/messaging/messages';
@@ -53,6 +53,15 @@ describe(recoverySuiteTitle('closing'), () => {
 
         expect(await closedWith(streams[0])).to.equal({ code: 'account_disabled', message: 'This account is disabled: its devices are refused until an operator enables it again.' });
         expect((await closedWith(streams[1])).code).to.equal('family_suspended');
+    });
+
+    it('closes the streams of a family whose messaging a super-admin suspended', async () => {
+
+        const { familyLongId, users } = await messagingFamily(server, 1);
+        const stream = await openedRecovery(server, await deviceToken(server, users[0]));
+        await suspendFamilyMessaging(accounts(), familyLongId, 'abuse', 'test');
+
+        expect((await closedWith(stream)).code).to.equal('messaging_suspended');
     });
 
     it('keeps a stream open past the access token it was opened with, while the device stays connected', async () => {

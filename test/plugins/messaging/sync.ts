@@ -6,7 +6,8 @@ import { createGroup, startDirectConversation } from '../../../lib/messaging/con
 import { encodeCursor } from '../../../lib/messaging/cursors';
 import { sendMessage } from '../../../lib/messaging/messages';
 import { messagingFamily } from '../../helpers/messaging';
-import { testServer, testVariant } from '../../helpers/server';
+import { editPolicyFile } from '../../helpers/policy-files';
+import { copyPolicies, testServer, testVariant } from '../../helpers/server';
 import { deviceToken } from './stream-client';
 
 export const lab = Lab.script();
@@ -106,5 +107,32 @@ describe(`GET /messaging/v1/sync (${testVariant})`, () => {
 
         expect((await sync(await deviceToken(server, users[0], { scope: 'profile' }))).result).to.include({ code: 'token_scope' });
         expect((await server.inject('/messaging/v1/sync')).statusCode).to.equal(401);
+    });
+
+    it('deletes the changes past the retention window on the policy\'s schedule while the server runs', async () => {
+
+        const policiesDir = copyPolicies();
+        editPolicyFile(policiesDir, 'messaging.yaml', 'cleanup_schedule: "17 3 * * *"', 'cleanup_schedule: "* * * * * *"');
+        const running = await testServer({ shareWith: server, policiesDir });
+        try {
+            const { MessagingChange } = running.app.services.models;
+            const { familyLongId } = await messagingFamily(running, 1);
+            const change = { family_long_id: familyLongId, conversation_id: null, user_id: null, kind: 'block' as const, action: 'created' as const, record_id: 'usr_x', revision: 1 };
+            const [expired, kept] = [
+                await MessagingChange.create({ ...change, occurred_at: new Date(Date.now() - 31 * DAY_MS) }),
+                await MessagingChange.create({ ...change, occurred_at: new Date(Date.now() - 29 * DAY_MS) })
+            ];
+            await running.start();
+            // The schedule runs every second: polled until it has, for at most five.
+            for (const deadline = Date.now() + 5000; await MessagingChange.findByPk(expired.id);) {
+                expect(Date.now(), 'the expired change deleted').to.be.below(deadline);
+                await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+
+            expect(await MessagingChange.findByPk(kept.id)).to.exist();
+        }
+        finally {
+            await running.stop();
+        }
     });
 });
