@@ -10,7 +10,7 @@ import type { StreamHub } from '../../lib/event-stream/hub';
 import { openEventStream } from '../../lib/event-stream/open';
 import type { Log } from '../../lib/logger';
 import type { ChangeLogReader } from './change-log';
-import { ChangeFeed } from './change-stream';
+import { ChangeFeed } from './change-feed';
 
 export interface StreamContext {
     hub: StreamHub<ChangeBatch>;
