@@ -2,7 +2,10 @@ import type { FeedEvent, StartPoint, StreamFeed } from '../../lib/event-stream/e
 import { sseEvent } from '../../lib/event-stream/sse';
 import type { MessagingBatch, MessagingChangeData } from '../../lib/messaging/changes';
 import type { MessagingActor, MessagingContext } from '../../lib/messaging/context';
-import { latestCursor, positionOf, resumeCheck, visibleChanges, withRecords, type LoggedChange, type SyncEntry } from '../../lib/messaging/sync';
+import { unreadCounts } from '../../lib/messaging/conversations';
+import {
+    changedRecords, entriesOf, latestCursor, positionOf, resumeCheck, visibleChanges, withRecords, type ChangedRecords, type LoggedChange, type SyncEntry
+} from '../../lib/messaging/sync';
 
 /** Changes read from the log per query while replaying. */
 const REPLAY_PAGE_SIZE = 500;
@@ -15,14 +18,31 @@ function feedEvent(entry: SyncEntry): FeedEvent {
 
 const loggedChange = (change: MessagingChangeData): LoggedChange => ({ ...change, occurred_at: new Date(change.occurred_at) });
 
+/** What a batch's readers share: who is in its conversations now, the records its changes name, and whom each reader blocked. */
+interface BatchRecords {
+    changes: LoggedChange[];
+    members: Map<string, Set<string>>;
+    records: ChangedRecords;
+    blocks: Map<string, Set<string>>;
+}
+
+/** Rows of (key, value) as sets by key. */
+function groupedSets<Row>(rows: readonly Row[], key: (row: Row) => string, value: (row: Row) => string): Map<string, Set<string>> {
+
+    const sets = new Map<string, Set<string>>();
+    rows.forEach((row) => sets.set(key(row), (sets.get(key(row)) ?? new Set()).add(value(row))));
+    return sets;
+}
+
 /**
- * One batch of the messaging bus as every stream of its family sees it, read once for all: who is
- * in its conversations now (sync's rule: a conversation's changes go to its members as they are
- * when read, so one removed stops getting them and one added starts), and each user's events,
- * written alike on all that user's streams.
+ * One batch of the messaging bus as every stream of its family sees it, read once for all (three
+ * queries for a message, whatever the number of streams): who is in its conversations now (sync's
+ * rule: a conversation's changes go to its members as they are when read, so one removed stops
+ * getting them and one added starts), the records, and whom each reader blocked. Each user's events
+ * are made once and written alike on all that user's streams.
  */
 class BatchView {
-    private members?: Promise<Map<string, Set<string>>>;
+    private shared?: Promise<BatchRecords>;
     private readonly byUser = new Map<string, Promise<FeedEvent[]>>();
 
     constructor(private readonly context: MessagingContext, private readonly batch: MessagingBatch) {}
@@ -40,24 +60,42 @@ class BatchView {
 
     private async read(actor: MessagingActor): Promise<FeedEvent[]> {
 
-        const members = await this.membersNow();
-        const seen = this.batch.events.filter((change) => (change.user_id === null ?
-            change.conversation_id !== null && members.get(change.conversation_id)?.has(actor.userId) :
-            change.user_id === actor.userId));
-        return seen.length ? (await withRecords(this.context, actor, seen.map(loggedChange))).map(feedEvent) : [];
+        const { changes, members, records, blocks } = await this.sharedRecords();
+        const seen = changes.filter((change, index) => {
+
+            const { user_id: userId } = this.batch.events[index];
+            return userId === null ? change.conversation_id !== null && members.get(change.conversation_id)?.has(actor.userId) : userId === actor.userId;
+        });
+        if (!seen.length) {
+            return [];
+        }
+
+        const unread = records.conversations.size ? await unreadCounts(this.context, actor) : new Map<string, number>();
+        return entriesOf(actor, seen, records, { blocked: blocks.get(actor.userId) ?? new Set(), unread }).map(feedEvent);
     }
 
-    private membersNow(): Promise<Map<string, Set<string>>> {
+    private sharedRecords(): Promise<BatchRecords> {
 
-        this.members ??= (async () => {
+        this.shared ??= (async () => {
 
-            const ids = [...new Set(this.batch.events.flatMap((change) => (change.user_id === null && change.conversation_id ? [change.conversation_id] : [])))];
-            const rows = ids.length ? await this.context.models.ConversationMember.findAll({ where: { conversation_id: ids }, attributes: ['conversation_id', 'user_id'] }) : [];
-            const members = new Map<string, Set<string>>();
-            rows.forEach((row) => members.set(row.conversation_id, (members.get(row.conversation_id) ?? new Set()).add(row.user_id)));
-            return members;
+            const { models } = this.context;
+            const { events, family_long_id: familyLongId } = this.batch;
+            const changes = events.map(loggedChange);
+            const conversationIds = [...new Set(events.flatMap((change) => (change.user_id === null && change.conversation_id ? [change.conversation_id] : [])))];
+            const [memberRows, records] = await Promise.all([
+                conversationIds.length ? models.ConversationMember.findAll({ where: { conversation_id: conversationIds }, attributes: ['conversation_id', 'user_id'] }) : [],
+                changedRecords(this.context, familyLongId, changes)
+            ]);
+            const readers = [...new Set([...memberRows.map((row) => row.user_id), ...events.flatMap((change) => (change.user_id ? [change.user_id] : []))])];
+            const blockRows = readers.length ? await models.UserBlock.findAll({ where: { blocker_id: readers }, attributes: ['blocker_id', 'blocked_id'] }) : [];
+            return {
+                changes,
+                members: groupedSets(memberRows, (row) => row.conversation_id, (row) => row.user_id),
+                records,
+                blocks: groupedSets(blockRows, (row) => row.blocker_id, (row) => row.blocked_id)
+            };
         })();
-        return this.members;
+        return this.shared;
     }
 }
 
