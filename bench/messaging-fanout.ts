@@ -11,7 +11,6 @@
  * Target: p99 under 250 ms from commit to arrival on every stream.
  */
 import ChildProcess from 'child_process';
-import Crypto from 'crypto';
 import Http from 'http';
 import type { AddressInfo } from 'net';
 import Path from 'path';
@@ -23,10 +22,9 @@ import { createGroup } from '../lib/messaging/conversations';
 import { sendMessage } from '../lib/messaging/messages';
 import { changeCursor } from '../lib/messaging/sync';
 import { messagingFamily } from '../test/helpers/messaging';
-import { redisAnswers } from '../test/helpers/scratch-services';
 import { deviceToken } from '../test/plugins/messaging/stream-client';
-import { scratchPostgres } from './lib/postgres';
-import { percentile, printMachine, printTable, printTargets } from './lib/report';
+import { fanOutLatencies, onPostgresAndRedis, printFanOutTable, printFanOutVerdicts, type FanOutResult } from './lib/fanout';
+import { printMachine } from './lib/report';
 import { runScript } from './lib/run';
 import { benchDeployment } from './lib/servers';
 import { clientsMessage, settledArrivals, wallClockMs, type ClientsCommand } from './lib/sse-protocol';
@@ -43,16 +41,6 @@ const settleTimeoutMs = 30_000;
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Result {
-    scenario: string;
-    openSeconds: number;
-    /** Milliseconds from commit to arrival, one per message and stream. */
-    deliveries: number[];
-    /** Milliseconds from commit to arrival on the last stream, one per message. */
-    everyStream: number[];
-    missing: number;
-}
-
 /** What one scenario opens the streams on and sends through: `send` resolves once the message is committed. */
 interface Scenario {
     name: string;
@@ -66,7 +54,7 @@ interface Scenario {
 }
 
 /** Measures one scenario with SSE clients of its own. */
-async function fanOut(scenario: Scenario): Promise<Result> {
+async function fanOut(scenario: Scenario): Promise<FanOutResult> {
 
     process.stderr.write(`${scenario.name}: opening ${streamCount} streams\n`);
     const clients = ChildProcess.fork(Path.join(__dirname, 'lib', 'sse-clients.js'), [], { stdio: 'inherit' });
@@ -88,17 +76,7 @@ async function fanOut(scenario: Scenario): Promise<Result> {
         }
 
         const arrivals = await settledArrivals(clients, [...scenario.committedAt.keys()], streamCount, settleTimeoutMs);
-        const deliveries: number[] = [];
-        const everyStream: number[] = [];
-        let missing = 0;
-        for (const [id, committed] of scenario.committedAt) {
-            const latencies = (arrivals[id] ?? []).map((at) => at - committed);
-            missing += streamCount - latencies.length;
-            deliveries.push(...latencies);
-            everyStream.push(Math.max(...latencies));
-        }
-
-        return { scenario: scenario.name, openSeconds, deliveries, everyStream, missing };
+        return { scenario: scenario.name, openSeconds, ...fanOutLatencies(scenario.committedAt, arrivals, streamCount) };
     }
     finally {
         clients.kill();
@@ -199,48 +177,12 @@ async function messagingFanout(): Promise<void> {
 
     const sqlite = await serviceScenario('sqlite, in-process bus', {});
     const bare = await bareScenario(await sampleEntry(sqlite.server));
-    const results: Result[] = [await fanOut(bare), await fanOut(sqlite.scenario)];
-    const postgres = await scratchPostgres();
-    try {
-        if (postgres && await redisAnswers(redisUrl)) {
-            const env = { DATABASE_URL: postgres.url, REDIS_URL: redisUrl, REDIS_PREFIX: `fr-bench-${Crypto.randomBytes(4).toString('hex')}:` };
-            results.push(await fanOut((await serviceScenario('postgresql, redis bus', env)).scenario));
-        }
-        else {
-            process.stdout.write('PostgreSQL or Redis does not answer on 127.0.0.1: SQLite with the in-process bus only.\n');
-        }
-    }
-    finally {
-        await postgres?.drop();
-    }
+    const results = [await fanOut(bare), await fanOut(sqlite.scenario)];
+    const onPostgres = await onPostgresAndRedis(redisUrl, async (env) => fanOut((await serviceScenario('postgresql, redis bus', env)).scenario));
+    results.push(...onPostgres ? [onPostgres] : []);
 
-    const ms = (value: number) => value.toFixed(1);
-    process.stdout.write('\n');
-    printTable([
-        ['scenario', 'open s', 'deliveries', 'p50 ms', 'p99 ms', 'max ms', 'every stream p50 ms', 'every stream p99 ms', 'missing'],
-        ...results.map((result) => [
-            result.scenario,
-            result.openSeconds.toFixed(1),
-            String(result.deliveries.length),
-            ms(percentile(result.deliveries, 0.5)),
-            ms(percentile(result.deliveries, 0.99)),
-            ms(Math.max(...result.deliveries)),
-            ms(percentile(result.everyStream, 0.5)),
-            ms(percentile(result.everyStream, 0.99)),
-            String(result.missing)
-        ])
-    ]);
-
-    printTargets(results.slice(1).map((result) => ({
-        target: `${result.scenario}: p99 under ${targetP99Ms} ms from commit to arrival on every one of ${streamCount} streams`,
-        measured: `p99 ${ms(percentile(result.everyStream, 0.99))} ms (each delivery: p99 ${ms(percentile(result.deliveries, 0.99))} ms)`,
-        met: percentile(result.everyStream, 0.99) < targetP99Ms
-    })));
-
-    for (const result of results.filter((candidate) => candidate.missing > 0)) {
-        process.stdout.write(`\nFAILED: ${result.scenario}: ${result.missing} deliveries never arrived\n`);
-        process.exitCode = 1;
-    }
+    printFanOutTable(results);
+    printFanOutVerdicts(results, results.slice(1), targetP99Ms, streamCount);
 }
 
 runScript(messagingFanout);
