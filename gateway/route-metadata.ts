@@ -11,6 +11,11 @@ export interface GatewayRouteMetadata {
     operation?: string;
     /** The token scope a device token needs for the route (policies/messaging.yaml). */
     scope?: string;
+    /**
+     * The account-state policy admits the route for a disabled user or a suspended family: the route refuses
+     * the work itself and keeps it (the messaging outbox, whose items become `account_disabled` conflicts).
+     */
+    accountStateInHandler?: boolean;
 }
 
 declare module '@hapi/hapi' {

@@ -7,6 +7,9 @@ import { resourceNames, resources, type ResourceDeclaration, type ResourceName }
 import { createApiKey } from './accounts/api-keys';
 import { createFamily, enableApi } from './accounts/families';
 import { createUser } from './accounts/users';
+import type { MessagingActor } from './messaging/context';
+import { createGroup, startDirectConversation } from './messaging/conversations';
+import { sendMessage } from './messaging/messages';
 import { demoPdf, demoPhoto } from './demo-files';
 import { randomBase62 } from './ids';
 
@@ -81,11 +84,31 @@ export interface DemoFamily {
     manager: { email: string; password: string };
     /** A super-admin for the hosted site's admin area; the password is shown once. */
     superAdmin: { email: string; password: string };
+    /** Two members of the family who message with the manager on /messages; their passwords are shown once. */
+    members: { email: string; password: string }[];
+}
+
+/** A direct conversation and a group, with a few messages each, between the manager (first) and the two members. */
+async function seedConversations(server: Server, actors: MessagingActor[]): Promise<void> {
+
+    const { messaging } = server.app.services;
+    const [manager, zoe, mateo] = actors;
+    const say = (actor: MessagingActor, conversationId: string, body: string) => sendMessage(messaging, actor, conversationId, { body });
+
+    const { conversation: direct } = await startDirectConversation(messaging, manager, zoe.userId);
+    await say(manager, direct.id, 'Zoë, did you find the box with the 1956 wedding photos?');
+    await say(zoe, direct.id, 'Yes, in the attic! I scanned them last night: they are in the gallery now.');
+    await say(manager, direct.id, 'Wonderful, thank you. Oma would have loved to see them in colour.');
+
+    const group = await createGroup(messaging, manager, 'Family reunion in Sevilla', [zoe.userId, mateo.userId]);
+    await say(mateo, group.id, 'I booked the patio at the restaurant near the cathedral for August 15th.');
+    await say(zoe, group.id, 'Perfect. Shall we bring the album so Carmen can tell the stories behind the pictures?');
+    await say(manager, group.id, 'Yes please. I will ask her which ones she wants copies of.');
 }
 
 /**
- * Creates a new demo family with the API on for every resource, a manager, a super-admin, a key with every operation and
- * sample records (gallery items and documents with their files).
+ * Creates a new demo family with the API on for every resource, a manager, two members, a super-admin, a key with every
+ * operation, sample records (gallery items and documents with their files) and a few conversations between its users.
  */
 export async function seedDemoFamily(server: Server): Promise<DemoFamily> {
 
@@ -97,6 +120,12 @@ export async function seedDemoFamily(server: Server): Promise<DemoFamily> {
     const user = await createUser(accounts, { ...manager, familyLongId: family.family_long_id, role: 'manager' });
     const superAdmin = { email: `demo-admin-${Crypto.randomBytes(4).toString('hex')}@example.com`, password: randomBase62(16) };
     await createUser(accounts, { ...superAdmin, role: 'super-admin' });
+    const members = ['zoe', 'mateo'].map((name) => ({ email: `demo-${name}-${Crypto.randomBytes(4).toString('hex')}@example.com`, password: randomBase62(16) }));
+    const memberUsers = [];
+    for (const member of members) {
+        memberUsers.push(await createUser(accounts, { ...member, familyLongId: family.family_long_id, role: 'member' }));
+    }
+
     const { key, apiKey } = await createApiKey(accounts, {
         familyLongId: family.family_long_id,
         name: 'Demo key',
@@ -136,5 +165,6 @@ export async function seedDemoFamily(server: Server): Promise<DemoFamily> {
         }
     }
 
-    return { family, key, keyId: apiKey.id, manager, superAdmin };
+    await seedConversations(server, [user, ...memberUsers].map((seeded) => ({ userId: seeded.id, familyLongId: family.family_long_id, isManager: seeded.role === 'manager' })));
+    return { family, key, keyId: apiKey.id, manager, superAdmin, members };
 }

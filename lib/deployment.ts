@@ -45,6 +45,7 @@ import { webhooksPolicyFile } from '../plugins/webhooks/policy';
 import { messagingPolicyFile } from './accounts/messaging-policy';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './change-bus';
 import type { MessagingBatch, MessagingBus } from './messaging/changes';
+import { messageUploads } from './messaging/uploads';
 import { decorateClientAddress } from './client-address';
 import { versionAnswers, type VersionAnswers } from './api-versions';
 import { answerClientErrors } from './client-errors';
@@ -63,6 +64,7 @@ import { derivedKey, masterSecret } from './secrets';
 import { becomeServiceUnavailable } from './service-unavailable';
 import type { Services } from './services';
 import { LocalDiskStorage } from './storage/local-disk';
+import { LocalDiskUploadFiles } from './storage/upload-files';
 import { TrustedProxies } from './trusted-proxies';
 import { unroutedAnswer } from './unrouted';
 
@@ -275,13 +277,14 @@ export async function deployment(options: DeploymentOptions = {}): Promise<Serve
 
     const transaction = transactionRunner(sequelize);
     const usageMeter = new UsageMeter({ models, sequelize, transaction, policyStore, log });
+    const uploadFiles = new LocalDiskUploadFiles(config.filesDir);
     const services: Services = {
-        config, log, sequelize, models, transaction, redis, redisOutage, policyStore, authEpoch, rateLimits, usageMeter, changeBus,
+        config, log, sequelize, models, transaction, redis, redisOutage, policyStore, authEpoch, rateLimits, usageMeter, changeBus, uploadFiles,
         accounts: {
             models, transaction, policies: () => policyStore.current(), authEpoch, pepper,
             deviceTokenKeys: { hash: derivedKey(master, 'device-token-hash'), rotation: derivedKey(master, 'device-token-rotation') }
         },
-        messaging: { models, transaction, bus: messagingBus, policyStore }
+        messaging: { models, transaction, bus: messagingBus, policyStore, uploads: messageUploads({ models, files: uploadFiles, log, policies: () => policyStore.current() }) }
     };
 
     const server = Hapi.server({
@@ -408,7 +411,11 @@ async function registerApiPlugins(server: Server, services: Services, master: Bu
                 plugin: docsPlugin,
                 options: { gateway: gatewayConfig, authSchemes: gateway.parts.authSchemes, routeGroup, prefix, pagePath, versions, policyStore, publicBaseUrl, log }
             }),
-            messaging: () => server.register({ plugin: messagingPlugin, options: { routeGroup }, routes: { prefix } })
+            messaging: () => server.register({
+                plugin: messagingPlugin,
+                options: { routeGroup, models, transaction, files: services.uploadFiles, policyStore, redis: services.redis, redisPrefix: config.redisPrefix, publicBaseUrl, log },
+                routes: { prefix }
+            })
         };
         for (const name of apiPluginNames.filter((known) => group.plugins.includes(known))) {
             await register[name]();
@@ -434,6 +441,7 @@ async function registerPlugins(server: Server, services: Services, master: Buffe
             options: {
                 models, log, rateLimits,
                 accounts: services.accounts,
+                messaging: services.messaging,
                 policies: () => policyStore.current(),
                 cookiePassword: derivedKey(master, 'site-session-cookie').toString('hex'),
                 twoFactorKeys: { totpSecrets: derivedKey(master, 'totp-secrets'), recoveryCodes: derivedKey(master, 'recovery-codes') },

@@ -7,6 +7,7 @@ export type ErrorCode =
     | 'too_large' | 'unsupported_media_type' | 'rate_limited'
     | 'quota_exceeded' | 'invalid_signature' | 'url_expired' | 'range_not_satisfiable' | 'precondition_failed' | 'idempotency_key_reused'
     | 'invalid_token' | 'account_disabled' | 'messaging_suspended' | 'token_scope' | 'blocked'
+    | 'checksum_mismatch' | 'upload_expired' | 'upload_incomplete' | 'attachment_policy'
     | 'unauthorized' | 'forbidden' | 'conflict' | 'method_not_allowed' | 'not_acceptable' | 'service_unavailable' | 'internal_error';
 
 /** A Boom error carrying a stable `code` in its payload. */

@@ -10,7 +10,7 @@ import { apiError } from './errors';
  */
 
 // 1 to 255 printable ASCII characters: a UUID fits, and so does any key a client makes of its own ids.
-const keyText = /^[\x20-\x7E]{1,255}$/;
+export const idempotencyKeyText = /^[\x20-\x7E]{1,255}$/;
 
 /** The request's `Idempotency-Key`, if it sent one; 400 when it is not one. */
 export function idempotencyKeyOf(request: Request): string | undefined {
@@ -20,7 +20,7 @@ export function idempotencyKeyOf(request: Request): string | undefined {
         return undefined;
     }
 
-    if (typeof key !== 'string' || !keyText.test(key)) {
+    if (typeof key !== 'string' || !idempotencyKeyText.test(key)) {
         throw apiError(400, 'invalid_request', 'Idempotency-Key: must be 1 to 255 printable ASCII characters (a UUID, say).');
     }
 

@@ -13,6 +13,7 @@ import type { Log } from './logger';
 import type { MessagingContext } from './messaging/context';
 import type { RedisClient } from './redis';
 import type { RedisOutage } from './redis-outage';
+import type { UploadFiles } from './storage/upload-files';
 
 /** The shared pieces a deployment builds once: what plugins, the CLI and tests work with. */
 export interface Services {
@@ -31,6 +32,8 @@ export interface Services {
     usageMeter: UsageMeter;
     /** Committed change events, announced to the change stream and webhooks (with Redis, across instances). */
     changeBus: ChangeBus;
+    /** The bytes of resumable uploads (message attachments), in FILES_DIR: lib/messaging/uploads.ts releases them. */
+    uploadFiles: UploadFiles;
     /** The context of the account services (families, users, API keys). */
     accounts: AccountsContext;
     /** The context of the messaging services: the site's /messages pages and the messaging API share it (and its bus of messaging changes). */

@@ -14,6 +14,7 @@ import { Message } from './message';
 import { MessagingChange } from './messaging-change';
 import { MessagingConflict } from './messaging-conflict';
 import { MessagingIdempotencyKey } from './messaging-idempotency-key';
+import { MessagingUpload } from './messaging-upload';
 import { defineResourceModel, type ResourceModel } from './resource-record';
 import { resources, resourceNames, type ResourceName } from './resources';
 import { ServiceSetting } from './service-setting';
@@ -35,6 +36,7 @@ export interface Models {
     DeviceToken: typeof DeviceToken;
     ChangeEvent: typeof ChangeEvent;
     IdempotencyKey: typeof IdempotencyKey;
+    MessagingUpload: typeof MessagingUpload;
     ServiceSetting: typeof ServiceSetting;
     SiteSession: typeof SiteSession;
     SiteFormToken: typeof SiteFormToken;
@@ -70,6 +72,7 @@ export function defineModels(sequelize: Sequelize): Models {
         DeviceToken: DeviceToken.define(sequelize),
         ChangeEvent: ChangeEvent.define(sequelize),
         IdempotencyKey: IdempotencyKey.define(sequelize),
+        MessagingUpload: MessagingUpload.define(sequelize),
         ServiceSetting: ServiceSetting.define(sequelize),
         SiteSession: SiteSession.define(sequelize),
         SiteFormToken: SiteFormToken.define(sequelize),
@@ -90,5 +93,6 @@ export function defineModels(sequelize: Sequelize): Models {
 }
 
 export { ApiKey, AuditEvent, ChangeEvent, Conversation, ConversationMember, DeviceGrant, DeviceRequest, DeviceToken, Family, IdempotencyKey, Message, MessagingChange,
-    MessagingConflict, MessagingIdempotencyKey, ServiceSetting, SiteFormToken, SiteSession, UsageCounter, User, UserBlock, WebhookAttempt, WebhookDelivery, WebhookEndpoint };
+    MessagingConflict, MessagingIdempotencyKey, MessagingUpload, ServiceSetting, SiteFormToken, SiteSession, UsageCounter, User, UserBlock, WebhookAttempt, WebhookDelivery,
+    WebhookEndpoint };
 export type { ResourceModel };

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 
-import { policyFile } from '../../gateway/policies/policy-file';
-import { cronExpression, namedList, uniqueStrings, windowSchema, type RateLimitWindow } from '../../gateway/policies/schema-parts';
+import { loadedBefore, policyFile } from '../../gateway/policies/policy-file';
+import { cronExpression, listsEvery, listsEveryMessage, namedList, uniqueStrings, windowSchema, type RateLimitWindow } from '../../gateway/policies/schema-parts';
 
 export interface DeviceClientPolicy {
     /** The OAuth client_id. */
@@ -9,6 +9,26 @@ export interface DeviceClientPolicy {
     display_name: string;
     scopes: string[];
     default_scopes: string[];
+}
+
+/** What messages of a family on one plan may carry as attachments. */
+export interface AttachmentPlanPolicy {
+    /** A plan of plans.yaml. */
+    name: string;
+    /** Media types (of policies/files.yaml, recognised by content) an attachment may be. */
+    media_types: string[];
+    /** The largest attachment; the family's storage quota (plans.yaml) bounds them all together. */
+    max_file_bytes: number;
+}
+
+/** Resumable uploads of attachments (tus): how long they are kept unused, and when the leftovers are removed. */
+export interface UploadsPolicy {
+    /** An unfinished upload is removed this long after its creation (tus Upload-Expires). */
+    expire_after_minutes: number;
+    /** A finished upload no message holds is removed this long after it finished. */
+    unattached_minutes: number;
+    /** A cron expression: when the expired ones are removed. */
+    cleanup_schedule: string;
 }
 
 /**
@@ -31,7 +51,14 @@ export interface MessagingPolicy {
     changes: { retention_days: number; cleanup_schedule: string; sync_page_size: number };
     /** The recovery stream (GET /messaging/v1/stream). */
     stream: { retry_ms: number; heartbeat_seconds: number; max_buffered_events: number; max_streams_per_device: number };
+    /** Per plan: every plan can message; the plan decides what attachments may be. */
+    attachments: { plans: AttachmentPlanPolicy[] };
+    uploads: UploadsPolicy;
+    outbox: { max_items: number; conflicts_page_size: number; conflicts_max_page_size: number };
 }
+
+/** Context of the messaging schema: the plans of plans.yaml and the media types files.yaml recognises. */
+type MessagingContext = { planNames: string[]; mediaTypeNames: string[] };
 
 declare module '../../gateway/policies/policy-file' {
     interface Policies {
@@ -106,12 +133,40 @@ export const messagingPolicyFile = policyFile({
             heartbeat_seconds: Joi.number().min(0.01).max(55).required(),
             max_buffered_events: Joi.number().integer().min(1).required(),
             max_streams_per_device: Joi.number().integer().min(1).required()
+        }).required(),
+        attachments: Joi.object<MessagingPolicy['attachments'], true>({
+            plans: namedList(Joi.object<AttachmentPlanPolicy, true>({
+                name: Joi.string().required().valid(Joi.in('$planNames')).messages({ 'any.only': '"{#value}" is not a plan of plans.yaml; those are {$planNames}' }),
+                // Empty: the plan's messages carry text only.
+                media_types: uniqueStrings(Joi.string().valid(Joi.in('$mediaTypeNames')).messages({ 'any.only': '"{#value}" is not a media type of files.yaml; those are {$mediaTypeNames}' })).required(),
+                max_file_bytes: Joi.number().integer().min(0).required()
+            })).required().custom(listsEvery('planNames', 'plan of plans.yaml')).messages(listsEveryMessage)
+        }).required(),
+        uploads: Joi.object<UploadsPolicy, true>({
+            expire_after_minutes: Joi.number().integer().min(1).max(7 * 24 * 60).required(),
+            unattached_minutes: Joi.number().integer().min(1).max(30 * 24 * 60).required(),
+            cleanup_schedule: cronExpression.required()
+        }).required(),
+        outbox: Joi.object<MessagingPolicy['outbox'], true>({
+            max_items: Joi.number().integer().min(1).max(1000).required(),
+            conflicts_page_size: Joi.number().integer().min(1).max(Joi.ref('conflicts_max_page_size')).required(),
+            conflicts_max_page_size: Joi.number().integer().min(1).max(1000).required()
         }).required()
     }).custom(clientScopesDeclared).messages({
         'scopes.undeclared': 'client "{#client}" names scopes not declared under scopes: {#unknown}',
         'scopes.beyond': 'client "{#client}" has default_scopes it is not allowed: {#beyond}'
+    }),
+    context: (loaded): MessagingContext => ({
+        planNames: [...loadedBefore(loaded, 'plans', 'messaging.yaml').keys()],
+        mediaTypeNames: loadedBefore(loaded, 'files', 'messaging.yaml').media_types.map((type) => type.name)
     })
 });
+
+/** What the plan's messages may carry; every plan is listed (the schema checks it). */
+export function attachmentPolicy(policy: MessagingPolicy, plan: string): AttachmentPlanPolicy {
+
+    return policy.attachments.plans.find((entry) => entry.name === plan)!;
+}
 
 /** A client of the policy by its client_id. */
 export function deviceClient(policy: MessagingPolicy, clientId: string): DeviceClientPolicy | undefined {

@@ -14,8 +14,9 @@ export function demoInstructions(demo: DemoFamily, baseUrl: string): string[] {
         `  API key ${demo.keyId}, every operation (shown once, store it now):`,
         `    ${demo.key}`,
         `  Manager sign-in (shown once): ${demo.manager.email} / ${demo.manager.password}`,
+        ...demo.members.map((member) => `  Member sign-in (shown once): ${member.email} / ${member.password}`),
         `  Super-admin sign-in (shown once): ${demo.superAdmin.email} / ${demo.superAdmin.password}`,
-        `  Hosted site: ${baseUrl}/login (Manage > APIs & Connectors, and the admin area)`,
+        `  Hosted site: ${baseUrl}/login (Messages for the family's users, Manage > APIs & Connectors, and the admin area)`,
         '  Try it:',
         `    curl ${bearer} "${baseUrl}/api/v1/persons?sort=birth_date"`,
         `    curl ${bearer} -H "Content-Type: application/json" -d '{"title":"Family dinner","type":"reunion","date":"2026-12-24"}' ${baseUrl}/api/v1/events`
@@ -24,7 +25,7 @@ export function demoInstructions(demo: DemoFamily, baseUrl: string): string[] {
 
 export const demoCommand = command({
     usage: 'demo [--json]',
-    description: 'Seeds a new demo family (a Family-plan family with sample records in every resource,\na manager, a super-admin and an API key with every operation) and prints how to use it.',
+    description: 'Seeds a new demo family (a Family-plan family with sample records in every resource,\na manager, two members with conversations between them, a super-admin and an API key with\nevery operation) and prints how to use it.',
     options: jsonOption,
     async run({ values }) {
 
@@ -40,6 +41,7 @@ export const demoCommand = command({
             key_id: demo.keyId,
             manager_email: demo.manager.email,
             manager_password: demo.manager.password,
+            members: demo.members,
             super_admin_email: demo.superAdmin.email,
             super_admin_password: demo.superAdmin.password
         }, () => demoInstructions(demo, baseUrl));

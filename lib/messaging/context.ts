@@ -1,5 +1,8 @@
+import type { Transaction } from 'sequelize';
+
 import type { PolicyStore } from '../../gateway/policies/policy-store';
 import type { Models } from '../../models';
+import type { MessageAttachment } from '../../models/message';
 import type { RunInTransaction } from '../database';
 import type { MessagingBus } from './changes';
 
@@ -10,6 +13,18 @@ export interface MessagingContext {
     bus: MessagingBus;
     /** policies/messaging.yaml's `conversations` and `changes`, read at each call (edits apply without a restart). */
     policyStore: PolicyStore;
+    uploads: MessageUploads;
+}
+
+/** The messaging uploads (lib/messaging/uploads.ts) as messages take and give back their files, in the message's transaction. */
+export interface MessageUploads {
+    /**
+     * Checks the actor's uploads against the family's storage quota and the attachment policy now, and claims them for
+     * the message; refuses with a ServiceError (`quota_exceeded`, `attachment_policy`, `not_found`, `upload_incomplete`, `conflict`).
+     */
+    claim(actor: MessagingActor, messageId: string, uploadIds: readonly string[], transaction: Transaction): Promise<MessageAttachment[]>;
+    /** Deletes a deleted message's files: their rows now, their bytes once the transaction commits. */
+    release(familyLongId: string, uploadIds: readonly string[], transaction: Transaction): Promise<void>;
 }
 
 /** Who acts: a user of the family, as the site's session or a device token says. */

@@ -21,13 +21,14 @@ export class StaleRevisionError extends ServiceError {
 export interface NewMessage {
     body?: string;
     /** Checks and claims the uploads the message names, in the send's transaction (lib/messaging/uploads.ts). */
-    attach?: (transaction: Transaction) => Promise<MessageAttachment[]>;
+    attach?: (transaction: Transaction, messageId: string) => Promise<MessageAttachment[]>;
     clientTime?: Date;
     /** Runs in the send's transaction once the message is made: where an idempotent send stores its answer. */
     afterSend?: (transaction: Transaction, message: Message) => Promise<void>;
 }
 
-function checkedBody(context: MessagingContext, body: string | undefined, hasFiles: boolean): string | null {
+/** The text of a message to send, or 400 invalid_request: too long, or neither text nor files. */
+export function checkedBody(context: MessagingContext, body: string | undefined, hasFiles: boolean): string | null {
 
     const limit = context.policyStore.current().messaging.conversations.message_max_characters;
     if (body !== undefined && hasMoreCharactersThan(body, limit)) {
@@ -63,11 +64,13 @@ export function sendMessage(context: MessagingContext, actor: MessagingActor, co
 
         const conversation = await memberConversation(context.models, actor, conversationId, transaction);
         await assertNotBlocked(context, actor, conversationId, conversation.kind, transaction);
-        const attachments = input.attach ? await input.attach(transaction) : [];
+        const id = recordId('msg');
+        const attachments = input.attach ? await input.attach(transaction, id) : [];
         const body = checkedBody(context, input.body, attachments.length > 0);
-        const now = new Date();
+        // Later than the conversation's last message, even within the same millisecond: its place in the history is the order of sending.
+        const now = new Date(Math.max(Date.now(), (conversation.last_message_at?.getTime() ?? 0) + 1));
         const message = await context.models.Message.create({
-            id: recordId('msg'), conversation_id: conversationId, family_long_id: actor.familyLongId, sender_id: actor.userId,
+            id, conversation_id: conversationId, family_long_id: actor.familyLongId, sender_id: actor.userId,
             body, attachments, revision: 1, created_at: now, client_time: input.clientTime ?? null
         }, { transaction });
         await conversation.update({ last_message_at: now }, { transaction });
@@ -119,7 +122,7 @@ export function editMessage(context: MessagingContext, actor: MessagingActor, me
 
 /**
  * Deletes the actor's own message: it stays in the history as a tombstone (its place, sender and times),
- * without its text and files. Resolves to the message and the attachments it had, for their files to go.
+ * without its text and files (their uploads deleted). Resolves to the message and the attachments it had.
  */
 export function deleteMessage(context: MessagingContext, actor: MessagingActor, messageId: string,
     expectedRevision?: number): Promise<{ message: Message; removed: MessageAttachment[] }> {
@@ -128,6 +131,7 @@ export function deleteMessage(context: MessagingContext, actor: MessagingActor, 
 
         const message = await ownMessage(context, actor, messageId, expectedRevision, transaction);
         const removed = message.attachments;
+        await context.uploads.release(actor.familyLongId, removed.map((attachment) => attachment.upload_id), transaction);
         await message.update({ body: null, attachments: [], revision: message.revision + 1, deleted_at: new Date() }, { transaction });
         await log.record({ conversation_id: message.conversation_id, kind: 'message', action: 'deleted', record_id: message.id, revision: message.revision });
         return { message, removed };

@@ -10,6 +10,7 @@ import * as totpLastStep from './0009-totp-last-step';
 import * as idempotencyKeys from './0010-idempotency-keys';
 import * as devices from './0011-devices';
 import * as messaging from './0012-messaging';
+import * as messagingUploads from './0013-messaging-uploads';
 import * as messagingSuspension from './0014-messaging-suspension';
 
 /** Every migration, in order. Registered explicitly: no file-name magic. */
@@ -26,5 +27,6 @@ export const migrations = [
     { name: '0010-idempotency-keys', ...idempotencyKeys },
     { name: '0011-devices', ...devices },
     { name: '0012-messaging', ...messaging },
+    { name: '0013-messaging-uploads', ...messagingUploads },
     { name: '0014-messaging-suspension', ...messagingSuspension }
 ];

@@ -1,6 +1,6 @@
 import { documents } from './documents';
 import { events } from './events';
-import type { ResourceDeclaration, ResourceName } from './fields';
+import { resourceNames, type ResourceDeclaration, type ResourceName } from './fields';
 import { finances } from './finances';
 import { gallery } from './gallery';
 import { history } from './history';
@@ -14,3 +14,6 @@ export * from './fields';
 export const resources: Readonly<Record<ResourceName, ResourceDeclaration>> = {
     trees, persons, gallery, events, projects, finances, documents, history
 };
+
+/** The resources whose records carry a file (gallery, documents). */
+export const fileResourceNames = resourceNames.filter((name) => resources[name].storesFile);

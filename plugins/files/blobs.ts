@@ -3,8 +3,8 @@ import Crypto from 'crypto';
 import type { Transaction } from 'sequelize';
 
 import type { StoredBlob } from '../../lib/storage';
+import { fileResourceNames } from '../../models/resources';
 import type { FilesContext } from './context';
-import { fileResourceNames } from './context';
 
 // First key of the two-key advisory locks on blobs, so they never meet other advisory locks.
 const BLOB_LOCKS = 0x66726201;

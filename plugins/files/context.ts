@@ -6,7 +6,6 @@ import type { Log } from '../../lib/logger';
 import type { Services } from '../../lib/services';
 import type { FileStorage } from '../../lib/storage';
 import type { Models } from '../../models';
-import { resourceNames, resources } from '../../models/resources';
 
 /** The records plugin's API (`server.plugins.records`), known through hapi's types rather than the plugin's files. */
 export type RecordsApi = PluginProperties['records'];
@@ -34,6 +33,3 @@ export interface FilesContext extends FilesOptions {
     /** The policies in force. */
     policies: () => Policies;
 }
-
-/** The resources whose records carry a file (gallery, documents). */
-export const fileResourceNames = resourceNames.filter((name) => resources[name].storesFile);

@@ -1,26 +1,6 @@
-import { isUtf8 } from 'buffer';
-
 import { apiError } from '../../lib/errors';
-import type { FileSignature, FilesPolicy } from './policy';
-
-function matches(data: Buffer, signature: FileSignature): boolean {
-
-    return signature.offset + signature.bytes.length <= data.length &&
-        signature.bytes.every((byte, index) => byte === null || data[signature.offset + index] === byte);
-}
-
-// Tab, line feed, form feed and carriage return are text; other C0 controls and DEL are not.
-// UTF-8 never uses bytes below 0x80 inside a multi-byte character, so a byte scan is exact.
-const isControlByte = (byte: number) => (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d) || byte === 0x7f;
-
-const isPlainText = (data: Buffer) => isUtf8(data) && data.findIndex(isControlByte) === -1;
-
-/** What the content is: the first media type of the policy whose signature matches, then UTF-8 text; undefined when none. */
-export function detectMediaType(policy: FilesPolicy, data: Buffer): string | undefined {
-
-    const bySignature = policy.media_types.find((type) => type.signatures?.some((signature) => matches(data, signature)));
-    return (bySignature ?? policy.media_types.find((type) => type.utf8_text && isPlainText(data)))?.name;
-}
+import { detectMediaType } from '../../lib/media-types';
+import type { FilesPolicy } from './policy';
 
 /** The file name extensions of a media type the policy declares; none for one it no longer does (a file uploaded before an edit). */
 export const extensionsOf = (policy: FilesPolicy, mediaType: string): readonly string[] => policy.media_types.find((type) => type.name === mediaType)?.extensions ?? [];

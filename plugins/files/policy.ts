@@ -2,22 +2,8 @@ import Joi from 'joi';
 
 import { policyFile } from '../../gateway/policies/policy-file';
 import { cronExpression, listsEvery, listsEveryMessage, namedList, namesIn, uniqueStrings } from '../../gateway/policies/schema-parts';
-import { resourceNames, resources } from '../../models/resources';
-
-/** Bytes a file of a media type has at `offset`; null matches any byte (`??` in the file). */
-export interface FileSignature {
-    offset: number;
-    bytes: (number | null)[];
-}
-
-/** How to recognise one media type: by signatures, or (plain text, which has none) as UTF-8 text. */
-export interface MediaTypePolicy {
-    name: string;
-    /** Its file name extensions (`.jpg`), lower case, the usual one first: what an uploaded file's name must end with. */
-    extensions: string[];
-    signatures?: FileSignature[];
-    utf8_text?: true;
-}
+import type { FileSignature, MediaTypePolicy } from '../../lib/media-types';
+import { fileResourceNames } from '../../models/resources';
 
 export interface FileResourcePolicy {
     /** A resource whose records carry a file (gallery, documents). */
@@ -99,5 +85,5 @@ export const filesPolicyFile = policyFile({
             grace_seconds: Joi.number().integer().min(300).required()
         }).required()
     }),
-    context: (): FilesContext => ({ fileResourceNames: resourceNames.filter((name) => resources[name].storesFile) })
+    context: (): FilesContext => ({ fileResourceNames })
 });

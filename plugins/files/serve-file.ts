@@ -5,9 +5,9 @@ import { withoutContentCoding } from '../../lib/entity-tags';
 import { assertPreconditions, preconditionsOf } from '../../lib/preconditions';
 import { BlobNotFoundError } from '../../lib/storage';
 import { unmodified } from '../../lib/unmodified';
-import { resources, type ResourceName } from '../../models/resources';
+import { fileResourceNames, resources, type ResourceName } from '../../models/resources';
 import { requestedRange, unsatisfiable } from './byte-range';
-import { fileResourceNames, type FilesContext } from './context';
+import type { FilesContext } from './context';
 import { contentDisposition, fileNameOf } from './file-name';
 import { nowInSeconds, verifyFileToken } from './signed-urls';
 

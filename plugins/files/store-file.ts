@@ -1,10 +1,11 @@
+import { assertWithinQuota, lockFamilyStorage, storageUsed } from '../../lib/storage-quota';
 import { fileTitleField, maxCharactersOf, type ResourceDeclaration } from '../../models/resources';
 import type { ResourceRecord } from '../../models/resource-record';
 import { holdBlob, releaseBlob } from './blobs';
 import type { CreateOptions, FilesContext } from './context';
 import { fileNameOf, titleOfFile } from './file-name';
 import { acceptedMediaType } from './media-types';
-import { assertUploadSize, assertWithinQuota, lockFamilyStorage, storageUsed } from './quota';
+import { assertUploadSize } from './quota';
 
 /** A file for a gallery item or document, and the record's other fields. */
 export interface FileToStore {

@@ -3,23 +3,27 @@ import Joi from 'joi';
 
 import type { StreamHub } from '../../lib/event-stream/hub';
 import type { MessagingBatch } from '../../lib/messaging/changes';
+import { withBodyChecks } from '../../lib/request-bodies';
 import { messagingChangesCleanup } from './changes-cleanup';
+import { conflictRoutes } from './conflict-routes';
 import { me } from './me';
+import { outboxRoutes } from './outbox-routes';
 import { recoveryStream } from './stream';
 import { syncRoute } from './sync';
+import type { UploadsContext, UploadsOptions } from './uploads/context';
+import { deleteExpiredUploads, expiredUploadsCleanup } from './uploads/expiry';
+import { uploadRoutes } from './uploads/routes';
 
-export interface MessagingOptions {
+export interface MessagingOptions extends UploadsOptions {
     /** The gateway route group whose auth the routes use; their prefix is the registration's (`routes.prefix`). */
     routeGroup: string;
 }
 
-const optionsSchema = Joi.object<MessagingOptions, true>({
-    routeGroup: Joi.string().required()
-});
-
-/** What the messaging plugin offers (`server.plugins.messaging`): for tests and the benchmark. */
+/** What `server.plugins.messaging` holds. */
 export interface MessagingApi {
-    /** The open recovery streams of the latest registration (it emits `removed` as each one lets go). */
+    /** Removes the uploads past their expiry that no message holds; what the schedule runs. Resolves to how many. */
+    deleteExpiredUploads(): Promise<number>;
+    /** The open recovery streams of the latest registration (it emits `removed` as each one lets go): for tests and the benchmark. */
     recoveryStreams: StreamHub<MessagingBatch>;
 }
 
@@ -29,9 +33,15 @@ declare module '@hapi/hapi' {
     }
 }
 
+const optionsSchema = Joi.object({
+    routeGroup: Joi.string().required(),
+    redisPrefix: Joi.string().allow('').required(),
+    publicBaseUrl: Joi.string().uri({ scheme: ['http', 'https'] }).required()
+}).unknown();
+
 /**
- * The desktop messaging client's API. Each route declares the token scope it needs. Services come from
- * `server.app.services` (the messaging context, shared with the site's pages).
+ * The desktop messaging client's API: GET /me, the resumable uploads of attachments (tus, uploads/), the offline
+ * outbox and its conflicts, sync and the recovery stream. Each route declares the token scope it needs.
  */
 export const messagingPlugin: Plugin<MessagingOptions> = {
     name: 'messaging',
@@ -39,9 +49,11 @@ export const messagingPlugin: Plugin<MessagingOptions> = {
     dependencies: ['gateway'],
     register(server, options) {
 
-        const { routeGroup } = Joi.attempt(options, optionsSchema);
-        const { messaging: context, authEpoch, log } = server.app.services;
-        const first = !(server.plugins.messaging as MessagingApi | undefined);
+        Joi.assert(options, optionsSchema, 'messaging plugin options');
+        const { routeGroup } = options;
+        const context: UploadsContext = { ...options, path: `${server.realm.modifiers.route.prefix ?? ''}/uploads`, policies: () => options.policyStore.current() };
+        const { messaging, authEpoch } = server.app.services;
+        const first = !server.plugins.messaging;
         server.route({
             method: 'GET',
             path: '/me',
@@ -52,20 +64,26 @@ export const messagingPlugin: Plugin<MessagingOptions> = {
             },
             handler: me
         });
+        server.route(uploadRoutes(context, routeGroup));
+        server.route(withBodyChecks([...outboxRoutes(routeGroup, server.realm.modifiers.route.prefix ?? ''), ...conflictRoutes(routeGroup)]));
+        server.route(syncRoute(routeGroup, messaging));
 
-        server.route(syncRoute(routeGroup, context));
-        const { hub, route } = recoveryStream({ routeGroup, context, authEpoch, reverify: (request) => server.plugins.gateway.reverify(request), log });
+        const { hub, route } = recoveryStream({ routeGroup, context: messaging, authEpoch, reverify: (request) => server.plugins.gateway.reverify(request), log: options.log });
         server.route(route);
         // Open streams would hold server.stop() for its whole timeout.
         server.ext('onPreStop', () => hub.closeAll('shutdown', 'The server is stopping: reconnect with Last-Event-ID to resume on another instance.'));
         // As a key, not in an object: hapi would merge a copy of an object's values.
         server.expose('recoveryStreams' satisfies keyof MessagingApi, hub);
 
-        if (first) {
-            // Only while the server runs (not in the CLI); stopped before the database closes.
-            const cleanup = messagingChangesCleanup(context, log);
-            server.ext('onPostStart', () => cleanup.start());
-            server.ext('onPreStop', () => cleanup.stop());
+        // The clean-ups serve every registration: the first one's.
+        if (!first) {
+            return;
         }
+
+        server.expose('deleteExpiredUploads' satisfies keyof MessagingApi, () => deleteExpiredUploads(context));
+        const cleanups = [expiredUploadsCleanup(context), messagingChangesCleanup(messaging, options.log)];
+        // Only while the server runs (not in the CLI); stopped before the database closes.
+        server.ext('onPostStart', () => cleanups.forEach((cleanup) => cleanup.start()));
+        server.ext('onPreStop', () => cleanups.forEach((cleanup) => cleanup.stop()));
     }
 };

@@ -10,7 +10,8 @@ import { openEventStream } from '../../lib/event-stream/open';
 import type { Log } from '../../lib/logger';
 import type { MessagingBatch } from '../../lib/messaging/changes';
 import type { MessagingContext } from '../../lib/messaging/context';
-import { changeCursorSchema, readerOf } from './reader';
+import { actorOf } from './actor';
+import { changeCursorSchema } from './change-cursor';
 import { BatchViews, RecoveryFeed } from './recovery-feed';
 
 export interface RecoveryStreamOptions {
@@ -51,7 +52,7 @@ export function recoveryStream(options: RecoveryStreamOptions): { hub: StreamHub
 
         const policy = context.policyStore.current().messaging.stream;
         const credentials = principalOf(request);
-        const reader = readerOf(request);
+        const reader = actorOf(request);
         // A browser's EventSource reconnects to the same URL, cursor included, with the Last-Event-ID of the latest event: the header wins.
         const header = request.headers['last-event-id'] as string | undefined;
         const cursor = header || (request.query as { cursor?: string }).cursor || undefined;

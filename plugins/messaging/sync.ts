@@ -3,7 +3,8 @@ import Joi from 'joi';
 
 import type { MessagingContext } from '../../lib/messaging/context';
 import { syncChanges } from '../../lib/messaging/sync';
-import { changeCursorSchema, readerOf } from './reader';
+import { actorOf } from './actor';
+import { changeCursorSchema } from './change-cursor';
 
 const notes = [
     'The changes of the user\'s conversations (conversations, members, messages) and their own (blocks, conflicts, leaving a group), '
@@ -37,7 +38,7 @@ export function syncRoute(routeGroup: string, context: MessagingContext): Server
         handler: (request: Request) => {
 
             const { cursor, limit } = request.query as { cursor?: string; limit?: number };
-            return syncChanges(context, readerOf(request), cursor, limit);
+            return syncChanges(context, actorOf(request), cursor, limit);
         }
     };
 }

@@ -2,6 +2,7 @@ import type { Policies } from '../../gateway/policies/policy-file';
 import type { RateLimitStore } from '../../gateway/rate-limit/types';
 import type { AccountsContext } from '../../lib/accounts/context';
 import type { Log } from '../../lib/logger';
+import type { MessagingContext } from '../../lib/messaging/context';
 import type { Models } from '../../models';
 
 /** The keys two-factor sign-in works with, derived from the master secret by the deployment. */
@@ -17,6 +18,8 @@ export interface SiteContext {
     models: Models;
     /** The account services (families, users, API keys) the pages call. */
     accounts: AccountsContext;
+    /** The messaging services the /messages pages call. */
+    messaging: MessagingContext;
     policies: () => Policies;
     /** The gateway's rate-limit store, reused for sign-in throttling. */
     rateLimits: RateLimitStore;

@@ -12,6 +12,7 @@ import { deviceRoutes } from './device-routes';
 import { apiAccessRoutes } from './manage/api-access-routes';
 import { keyRoutes } from './manage/key-routes';
 import { webhookRoutes } from './manage/webhook-routes';
+import { messageRoutes } from './messages';
 import { siteOptionsSchema, type SiteOptions } from './options';
 import { ignoringUnknownQuery } from './page-queries';
 import { pageResponses } from './page-responses';
@@ -21,8 +22,8 @@ import { signInRoutes } from './sign-in-routes';
 import { registerViews } from './views';
 
 /**
- * The hosted site (DESIGN.md §7): sign-in with optional two-factor codes, device approval, Manage >
- * APIs & Connectors for family managers, and the super-admin area. Server-rendered
+ * The hosted site (DESIGN.md §7): sign-in with optional two-factor codes, device approval, messages between a
+ * family's users, Manage > APIs & Connectors for family managers, and the super-admin area. Server-rendered
  * pages that need no JavaScript. Provides the `site-session` auth strategy to any plugin
  * registered after it, whose routes that use it must go through withCsrfCheck() (csrf.ts):
  * start-up refuses one that does not.
@@ -37,7 +38,7 @@ export const sitePlugin: Plugin<SiteOptions> = {
         const sessionCookies = registerSessionStrategy(server, options, { password: options.cookiePassword, secure });
         declareCsrfCookie(server, secure);
         declareDeviceCookie(server, { password: options.cookiePassword, secure });
-        await registerViews(server);
+        await registerViews(server, options);
         server.ext('onPreResponse', pageResponses(secure), { sandbox: 'plugin' });        // the site's own routes only
         server.ext('onPreStart', () => {
 
@@ -51,6 +52,7 @@ export const sitePlugin: Plugin<SiteOptions> = {
             ...accountRoutes(options),
             ...deviceRoutes(options),
             ...connectedDeviceRoutes(options),
+            ...messageRoutes(options),
             ...apiAccessRoutes(options),
             ...keyRoutes(options),
             ...webhookRoutes(options),

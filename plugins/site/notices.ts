@@ -26,14 +26,28 @@ const notices = {
     'user-enabled': 'The user is enabled again: they can sign in, and their devices are accepted again.',
     'user-not-disabled': 'The user was not disabled (enabled already?): nothing changed.',
     'device-disconnected': 'The device is disconnected. Its access is refused from its next request.',
-    'device-already-disconnected': 'The device was disconnected already: nothing changed.'
+    'device-already-disconnected': 'The device was disconnected already: nothing changed.',
+    'message-edited': 'Your message is changed.',
+    'message-deleted': 'Your message is deleted: everyone now sees that a message was deleted here.',
+    'conflict-sent': 'Sent: the message your device held back is in its conversation now.',
+    'conflict-still-refused': 'Still held back: the reason shown is what stops it now.',
+    'conflict-discarded': 'Discarded: that message will not be sent.',
+    'conflict-changed': 'That held-back message changed since this page was drawn (a device resolved it, or its reason changed): here it is as it is now.',
+    'person-blocked': 'Blocked. They cannot start a conversation with you or write in yours, and you no longer see their messages in groups.',
+    'person-already-blocked': 'You had blocked them already: nothing changed.',
+    'person-unblocked': 'Unblocked. You see their messages again, and you can write to each other.',
+    'person-not-blocked': 'They were not blocked (unblocked already?): nothing changed.',
+    'member-added': 'The member is added: they see the whole conversation.',
+    'member-removed': 'The member is removed from the group.',
+    'group-left': 'You left the group. Its members can add you again.'
 } as const;
 
 export type Notice = keyof typeof notices;
 
 /** Notices of something that did not happen (it had been done already), shown as information, not as a success. */
 const nothingDone: ReadonlySet<Notice> = new Set([
-    'family-already-suspended', 'family-not-suspended', 'messaging-already-suspended', 'messaging-not-suspended', 'user-already-disabled', 'user-not-disabled', 'device-already-disconnected'
+    'family-already-suspended', 'family-not-suspended', 'messaging-already-suspended', 'messaging-not-suspended', 'user-already-disabled', 'user-not-disabled',
+    'device-already-disconnected', 'person-already-blocked', 'person-not-blocked'
 ]);
 
 export function noticeOf(name: unknown): { text: string; kind: 'success' | 'info' } | undefined {

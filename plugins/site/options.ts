@@ -12,6 +12,7 @@ export interface SiteOptions extends SiteContext {
 export const siteOptionsSchema = Joi.object({
     models: Joi.object().required(),
     accounts: Joi.object().required(),
+    messaging: Joi.object().required(),
     policies: Joi.function().required(),
     rateLimits: Joi.object().required(),
     twoFactorKeys: Joi.object({

@@ -6,8 +6,8 @@ export const signedInPage: RouteOptions['auth'] = { strategy: 'site-session' };
 export const managerPage: RouteOptions['auth'] = { strategy: 'site-session', access: { scope: ['manager'] } };
 export const superAdminPage: RouteOptions['auth'] = { strategy: 'site-session', access: { scope: ['super-admin'] } };
 
-/** Areas behind sign-in; `/manage` and `/admin` also need a role. */
-const signedInAreas = ['/account', '/device', '/manage', '/admin'];
+/** Areas behind sign-in; `/manage` and `/admin` also need a role (`/messages` says in words who may use it: messages/actor.ts). */
+const signedInAreas = ['/account', '/device', '/messages', '/manage', '/admin'];
 const roleAreas = ['/manage', '/admin'];
 
 const under = (path: string, area: string) => path === area || path.startsWith(`${area}/`);

@@ -4,8 +4,8 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { seedDemoFamily, type DemoFamily } from '../../lib/demo';
-import { detectMediaType } from '../../plugins/files/media-types';
-import { storageUsed } from '../../plugins/files/quota';
+import { detectMediaType } from '../../lib/media-types';
+import { storageUsed } from '../../lib/storage-quota';
 import { servedDemoFiles } from '../helpers/demo-files';
 import { allResources, testServer } from '../helpers/server';
 import { sha256Of } from '../plugins/files/fixtures';
@@ -122,6 +122,30 @@ describe('seedDemoFamily()', () => {
         expect(user!.family_long_id).to.equal(demo.family.family_long_id);
         expect(user!.role).to.equal('manager');
         expect(await Bcrypt.compare(demo.manager.password, user!.password_hash)).to.be.true();
+    });
+
+    it('creates two members who can sign in, and conversations between the family\'s users, through the messaging services', async () => {
+
+        const { models } = server.app.services;
+        expect(demo.members).to.have.length(2);
+        const members = [];
+        for (const member of demo.members) {
+            const user = await models.User.findOne({ where: { email: member.email } });
+            expect(user!.family_long_id).to.equal(demo.family.family_long_id);
+            expect(user!.role).to.equal('member');
+            expect(await Bcrypt.compare(member.password, user!.password_hash)).to.be.true();
+            members.push(user!);
+        }
+
+        const conversations = await models.Conversation.findAll({ where: { family_long_id: demo.family.family_long_id }, order: [['kind', 'ASC']] });
+        expect(conversations.map((conversation) => conversation.kind)).to.equal(['direct', 'group']);
+        expect(await models.ConversationMember.count({ where: { conversation_id: conversations[1].id } })).to.equal(3);
+        for (const conversation of conversations) {
+            expect(await models.Message.count({ where: { conversation_id: conversation.id } })).to.be.at.least(2);
+        }
+
+        // Written as every messaging write is: with its changes logged.
+        expect(await models.MessagingChange.count({ where: { family_long_id: demo.family.family_long_id, kind: 'message' } })).to.equal(await models.Message.count({ where: { family_long_id: demo.family.family_long_id } }));
     });
 
     it('makes a new family every time', async () => {

@@ -79,7 +79,7 @@ describe('loadServicePolicies()', () => {
         const policies = loadServicePolicies(Path.join(projectRoot, 'policies'));
 
         expect([...policies.plans.keys()]).to.equal(['lite', 'family', 'max', 'lifetime']);
-        expect(policies.plans.get('lite')).to.equal({ name: 'lite', label: 'Lite', api_access: false, upgrade_to: 'family', rate_limit: 'standard' });
+        expect(policies.plans.get('lite')).to.equal({ name: 'lite', label: 'Lite', api_access: false, upgrade_to: 'family', rate_limit: 'standard', max_upload_bytes: 0, storage_quota_bytes: 100 * 2 ** 20 });
         expect(policies.rateLimits.get('standard')).to.equal({ name: 'standard', per_key: { limit: 600, window_seconds: 60 }, per_family: { limit: 1200, window_seconds: 60 } });
         expect(policies.scopes.resources).to.include(['trees', 'history']);
         expect(policies.scopes.operations.find((operation) => operation.name === 'read')!.write).to.be.false();
@@ -94,7 +94,7 @@ describe('loadServicePolicies()', () => {
         const dir = copyOfShipped();
         editPolicyFile(dir, 'plans.yaml', 'label: Family', 'label: Family: Plus');
 
-        expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: line 16, column 12: Nested mappings are not allowed in compact mappings`);
+        expect(policyLoadError(dir).message).to.equal(`${Path.join(dir, 'plans.yaml')}: line 20, column 12: Nested mappings are not allowed in compact mappings`);
     });
 
     it('names the file relative to the working directory when it lies inside it', () => {
@@ -104,7 +104,7 @@ describe('loadServicePolicies()', () => {
         const cwd = process.cwd();
         process.chdir(Path.dirname(dir));
         try {
-            expect(policyLoadError(dir).message).to.startWith(`${Path.join(Path.basename(dir), 'plans.yaml')}: line 16`);
+            expect(policyLoadError(dir).message).to.startWith(`${Path.join(Path.basename(dir), 'plans.yaml')}: line 20`);
         }
         finally {
             process.chdir(cwd);

@@ -84,7 +84,7 @@ describe('devices', () => {
             const grant = await approveDeviceRequest(server.app.services.accounts, userCode, user);
             expect(grant.id).to.match(/^dev_/);
             expect(grant).to.include({ userId: user.id, userEmail: user.email, familyLongId: user.family_long_id!, clientId: 'family-records-desktop', deviceName: 'Desk', revokedAt: null });
-            expect(grant.scopes).to.equal(['profile', 'messages:read', 'messages:write']);
+            expect(grant.scopes).to.equal(['profile', 'messages:read', 'messages:write', 'files:write']);
             expect((await findDeviceRequest(server.app.services.accounts, userCode))!.status).to.equal('approved');
 
             const tokens = await exchangeDeviceCode(server.app.services.accounts, { clientId: 'family-records-desktop', deviceCode });

@@ -101,6 +101,8 @@ describe('family-records CLI', { timeout: cliTestTimeout }, () => {
         expect(demo.manager_email).to.contain('@');
         expect(demo.manager_password).to.be.a.string();
         expect(demo.super_admin_email).to.contain('@');
+        expect(demo.members).to.have.length(2);
+        expect(demo.members.every((member: { email: string; password: string }) => member.email.includes('@') && member.password.length > 0)).to.be.true();
 
         const all = await server.inject({ method: 'GET', url: '/api/v1/all', headers: { authorization: `Bearer ${demo.key}` } });
         expect(all.statusCode).to.equal(200);
@@ -139,6 +141,7 @@ describe('family-records CLI', { timeout: cliTestTimeout }, () => {
         expect(outcome.stdout).to.contain('API key');
         expect(outcome.stdout).to.match(/frk_\S+/);
         expect(outcome.stdout).to.contain('curl');
+        expect(outcome.stdout.match(/Member sign-in \(shown once\): demo-\w+-\w+@example\.com \/ \w+/g)).to.have.length(2);
     });
 
     it('prints exactly one JSON object with --json', async () => {

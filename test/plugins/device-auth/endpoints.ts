@@ -45,7 +45,7 @@ describe('the OAuth endpoints of connected devices', () => {
                 response_types_supported: [],
                 token_endpoint_auth_methods_supported: ['none'],
                 revocation_endpoint_auth_methods_supported: ['none'],
-                scopes_supported: ['profile', 'messages:read', 'messages:write']
+                scopes_supported: ['profile', 'messages:read', 'messages:write', 'files:write']
             });
         });
     });
@@ -82,7 +82,7 @@ describe('the OAuth endpoints of connected devices', () => {
 
             const scope = await postForm(server, '/oauth/device/code', { client_id: desktopClient, scope: 'profile admin' });
             expect(scope.statusCode).to.equal(400);
-            expect(scope.result).to.equal({ error: 'invalid_scope', error_description: 'This client may ask for profile, messages:read, messages:write; not: admin.' });
+            expect(scope.result).to.equal({ error: 'invalid_scope', error_description: 'This client may ask for profile, messages:read, messages:write, files:write; not: admin.' });
         });
 
         it('refuses JSON, a parameter sent twice and a device name too long with invalid_request, never a 500', async () => {

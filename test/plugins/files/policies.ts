@@ -109,14 +109,14 @@ describe('loadServicePolicies(): files.yaml', () => {
 
 describe('loadServicePolicies(): upload limits in plans.yaml', () => {
 
-    it('loads each plan\'s largest upload and storage quota; a plan without them has none', () => {
+    it('loads each plan\'s largest upload and storage quota; Lite\'s storage holds message attachments only', () => {
 
         const { plans } = loadServicePolicies(Path.join(projectRoot, 'policies'));
 
         expect(plans.get('family')).to.include({ max_upload_bytes: 10 * 2 ** 20, storage_quota_bytes: 2 ** 30 });
         expect(plans.get('max')).to.include({ max_upload_bytes: 25 * 2 ** 20, storage_quota_bytes: 10 * 2 ** 30 });
         expect(plans.get('lifetime')).to.include({ max_upload_bytes: 25 * 2 ** 20, storage_quota_bytes: 20 * 2 ** 30 });
-        expect(plans.get('lite')!.max_upload_bytes).to.be.undefined();
+        expect(plans.get('lite')).to.include({ max_upload_bytes: 0, storage_quota_bytes: 100 * 2 ** 20 });
     });
 
     it('refuses an upload limit above the storage quota', () => {

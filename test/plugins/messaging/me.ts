@@ -33,7 +33,7 @@ describe('GET /messaging/v1/me', () => {
         expect(body.user).to.equal({ id: user.id, email: user.email });
         expect(body.family).to.equal({ id: user.family_long_id, name: 'Device family' });
         expect(body.device).to.include({ name: 'Den', client_id: 'family-records-desktop' });
-        expect(body.scopes).to.equal(['profile', 'messages:read', 'messages:write']);
+        expect(body.scopes).to.equal(['profile', 'messages:read', 'messages:write', 'files:write']);
     });
 
     it('refuses a token without the profile scope with 403 token_scope', async () => {

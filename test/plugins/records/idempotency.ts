@@ -6,8 +6,8 @@ import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import { createApiKey } from '../../../lib/accounts/api-keys';
+import { storageUsed } from '../../../lib/storage-quota';
 import type { ResourceName } from '../../../models/resources';
-import { storageUsed } from '../../../plugins/files/quota';
 import { deleteExpiredIdempotencyKeys } from '../../../plugins/records/idempotency';
 import { keptLog } from '../../helpers/kept-log';
 import { editPolicyFile } from '../../helpers/policy-files';

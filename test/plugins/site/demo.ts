@@ -35,6 +35,23 @@ describe('the demo seed on the hosted site', () => {
         expect(page.payload).to.contain('Demo key');
     });
 
+    it('prints members who find their conversations on /messages at once, as the manager does', async () => {
+
+        for (const account of [demo.manager, ...demo.members]) {
+            const client = await new SiteClient(server).ready();
+            expect((await client.post('/login', account)).statusCode).to.equal(302);
+            const page = await client.get('/messages');
+            expect(page.statusCode).to.equal(200);
+            expect(page.payload).to.contain('Family reunion in Sevilla');
+        }
+
+        const client = await new SiteClient(server).ready();
+        await client.post('/login', demo.members[0]);
+        const list = await client.get('/messages');
+        const [, direct] = /href="\/messages\/(cnv_\w+)" data-conversation-id="\1">\s*<span class="conversation-title" dir="auto">demo-manager-/.exec(list.payload)!;
+        expect((await client.get(`/messages/${direct}`)).payload).to.contain('did you find the box with the 1956 wedding photos?');
+    });
+
     it('prints a super-admin who reaches the admin area', async () => {
 
         const client = await new SiteClient(server).ready();
