@@ -9,6 +9,7 @@ import { StreamHub } from '../../lib/event-stream/hub';
 import { openEventStream } from '../../lib/event-stream/open';
 import type { Log } from '../../lib/logger';
 import type { MessagingBatch } from '../../lib/messaging/changes';
+import { recheckOpenConflicts } from '../../lib/messaging/conflicts';
 import type { MessagingContext } from '../../lib/messaging/context';
 import { actorOf } from './actor';
 import { changeCursorSchema } from './change-cursor';
@@ -26,7 +27,7 @@ const notes = [
     'Server-sent events: a `retry:` hint, then `event: ready` (`id:` and `data: {"cursor"}`: where the stream starts), then every messaging change the user sees, '
     + 'as GET /sync\'s entries: `id: <the entry\'s cursor>`, `event: <kind>.<action>` (`message.created`, `member.deleted`, `block.created`…), `data:` the entry. '
     + 'A `: heartbeat` comment keeps an idle stream open.',
-    'Resume with the `Last-Event-ID` header or `cursor` (the header wins): the changes missed are sent first, in order, then the live ones, none twice. '
+    'Resume with the `Last-Event-ID` header or `cursor` (the header wins): the user\'s open conflicts are rechecked, then the changes missed are sent first, in order, then the live ones, none twice. '
     + 'Past the retention window the stream sends `event: reset` (`data: {"reset","reason","message","cursor"}`, `id:` that cursor) instead: sync anew, then carry on from it.',
     'The server ends a stream with `event: close`, `data: {"code","message"}`: `invalid_token` (the device was disconnected), `account_disabled`, `family_suspended` '
     + '(what a new request would get), `overflow` (the client read too slowly), `shutdown`; reconnect with Last-Event-ID where that helps. '
@@ -48,7 +49,7 @@ export function recoveryStream(options: RecoveryStreamOptions): { hub: StreamHub
     });
     const views = new BatchViews(context);
 
-    const open = (request: Request, h: ResponseToolkit) => {
+    const open = async (request: Request, h: ResponseToolkit) => {
 
         const policy = context.policyStore.current().messaging.stream;
         const credentials = principalOf(request);
@@ -56,6 +57,11 @@ export function recoveryStream(options: RecoveryStreamOptions): { hub: StreamHub
         // A browser's EventSource reconnects to the same URL, cursor included, with the Last-Event-ID of the latest event: the header wins.
         const header = request.headers['last-event-id'] as string | undefined;
         const cursor = header || (request.query as { cursor?: string }).cursor || undefined;
+        if (cursor) {
+            // A client reconnecting: a conflict whose cause changed meanwhile is updated first, a change the stream replays.
+            await recheckOpenConflicts(context, reader);
+        }
+
         const stream = new EventStream<MessagingBatch>({
             request, credentials, holderId: credentials.device!.grantId, familyLongId: reader.familyLongId,
             feed: new RecoveryFeed(context, views, reader, cursor), pacing: policy, log,

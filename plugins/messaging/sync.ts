@@ -1,6 +1,7 @@
 import type { Request, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
+import { recheckOpenConflicts } from '../../lib/messaging/conflicts';
 import type { MessagingContext } from '../../lib/messaging/context';
 import { syncChanges } from '../../lib/messaging/sync';
 import { actorOf } from './actor';
@@ -12,6 +13,7 @@ const notes = [
     + '(a deleted message is a tombstone; null when the user no longer sees it). The recovery stream sends the same entries.',
     'Answer: `{ "changes": [...], "next_cursor", "has_more" }`; carry on with `cursor=next_cursor` while `has_more` is true, then open the stream with it. '
     + 'Without `cursor`, from the oldest change kept.',
+    'A page after a cursor (a client carrying on after a disconnect) first rechecks the user\'s open conflicts: one whose cause changed is updated, a change the page carries.',
     'A cursor older than the retention window (or of another deployment) answers 200 `{ "reset": true, "reason": "expired"|"unknown", "message", "cursor" }`: '
     + 'fetch the conversations anew, then carry on from that `cursor`.'
 ];
@@ -35,10 +37,16 @@ export function syncRoute(routeGroup: string, context: MessagingContext): Server
                 })
             }
         },
-        handler: (request: Request) => {
+        handler: async (request: Request) => {
 
             const { cursor, limit } = request.query as { cursor?: string; limit?: number };
-            return syncChanges(context, actorOf(request), cursor, limit);
+            const actor = actorOf(request);
+            if (cursor !== undefined) {
+                // A client carrying on after a disconnect: what changed meanwhile may have lifted or changed a conflict's cause.
+                await recheckOpenConflicts(context, actor);
+            }
+
+            return syncChanges(context, actor, cursor, limit);
         }
     };
 }

@@ -2,10 +2,13 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 import * as Lab from '@hapi/lab';
 
+import { recordId } from '../../../lib/ids';
+import { blockUser, unblockUser } from '../../../lib/messaging/blocks';
 import type { MessagingBatch } from '../../../lib/messaging/changes';
 import { startDirectConversation } from '../../../lib/messaging/conversations';
 import { encodeCursor } from '../../../lib/messaging/cursors';
 import { sendMessage } from '../../../lib/messaging/messages';
+import { flushOutbox } from '../../../lib/messaging/outbox';
 import type { MessagingActor } from '../../../lib/messaging/context';
 import { messagingFamily } from '../../helpers/messaging';
 import { listeningServer } from '../stream/client';
@@ -93,6 +96,27 @@ describe(recoverySuiteTitle('resuming'), () => {
         await receivedChanges(stream, 3);
         expect(recordIds(changesOf(stream))).to.equal(sent);
         stream.close();
+    });
+
+    it('rechecks open conflicts when a client reconnects, and sends what changed first', async () => {
+
+        const { actors, users } = await messagingFamily(server, 2);
+        const { conversation } = await startDirectConversation(context(), actors[0], users[1].id);
+        await blockUser(context(), actors[1], users[0].id);
+        const token = await deviceToken(server, users[0]);
+        const first = await openedRecovery(server, token);
+        const item = { idempotency_key: recordId('key'), conversation_id: conversation.id, client_time: new Date().toISOString(), body: 'Written offline' };
+        await flushOutbox(context(), actors[0], { grantId: recordId('dev'), prefix: '/messaging/v1' }, [item]);
+        const [created] = await receivedChanges(first, 1);
+        expect(created.event).to.equal('conflict.created');
+        first.close();
+
+        await unblockUser(context(), actors[1], users[0].id);
+        const resumed = await openedRecovery(server, token, { headers: { 'last-event-id': created.id! } });
+        const [updated] = await receivedChanges(resumed, 1);
+        expect(updated.event).to.equal('conflict.updated');
+        expect(updated.data.record).to.include({ id: created.data.record_id, message: 'Nothing stops this message now: retry to send it, or discard it.' });
+        resumed.close();
     });
 
     it('sends `reset` for a cursor past the retention window, whose id the client carries on from', async () => {

@@ -2,9 +2,12 @@ import { expect } from '@hapi/code';
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
 import * as Lab from '@hapi/lab';
 
+import { recordId } from '../../../lib/ids';
+import { blockUser, unblockUser } from '../../../lib/messaging/blocks';
 import { createGroup, startDirectConversation } from '../../../lib/messaging/conversations';
 import { encodeCursor } from '../../../lib/messaging/cursors';
 import { sendMessage } from '../../../lib/messaging/messages';
+import { flushOutbox } from '../../../lib/messaging/outbox';
 import { messagingFamily } from '../../helpers/messaging';
 import { editPolicyFile } from '../../helpers/policy-files';
 import { copyPolicies, testServer, testVariant } from '../../helpers/server';
@@ -90,6 +93,23 @@ describe(`GET /messaging/v1/sync (${testVariant})`, () => {
 
         const { changes } = (await sync(await deviceToken(server, family.users[2]))).result as { changes: any[] };
         expect(changes).to.equal([]);
+    });
+
+    it('rechecks open conflicts when a client carries on after a cursor: one whose cause is gone says so in the page', async () => {
+
+        const { actors, users } = await messagingFamily(server, 2);
+        const { conversation } = await startDirectConversation(context(), actors[0], users[1].id);
+        await blockUser(context(), actors[1], users[0].id);
+        const item = { idempotency_key: recordId('key'), conversation_id: conversation.id, client_time: new Date().toISOString(), body: 'Written offline' };
+        const [outcome] = await flushOutbox(context(), actors[0], { grantId: recordId('dev'), prefix: '/messaging/v1' }, [item]);
+        const conflictId = (outcome as { conflict: { id: string } }).conflict.id;
+        const token = await deviceToken(server, users[0]);
+        const { next_cursor: cursor } = (await sync(token)).result as { next_cursor: string };
+
+        await unblockUser(context(), actors[1], users[0].id);
+        const { changes } = (await sync(token, `?cursor=${cursor}`)).result as { changes: any[] };
+        expect(changes.map((entry) => `${entry.kind}.${entry.action}`)).to.equal(['conflict.updated']);
+        expect(changes[0].record).to.include({ id: conflictId, reason: 'blocked', message: 'Nothing stops this message now: retry to send it, or discard it.', status: 'open' });
     });
 
     it('refuses bad queries with 400, a token without messages:read with 403, and no token with 401', async () => {
