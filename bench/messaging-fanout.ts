@@ -167,7 +167,7 @@ async function sampleEntry(server: Server): Promise<string> {
     const token = await deviceToken(server, users[1]);
     await sendMessage(server.app.services.messaging, actors[0], group.id, { body: 'Fan-out 0: who brings the cake on Sunday? 🎂' });
     const answer = await server.inject({ url: '/messaging/v1/sync', headers: { authorization: `Bearer ${token}` } });
-    return JSON.stringify((JSON.parse(answer.payload) as { changes: unknown[] }).changes.at(-1));
+    return JSON.stringify((JSON.parse(answer.payload) as { data: unknown[] }).data.at(-1));
 }
 
 async function messagingFanout(): Promise<void> {

@@ -11,7 +11,7 @@ const notes = [
     'The changes of the user\'s conversations (conversations, members, messages) and their own (blocks, conflicts, leaving a group), '
     + 'in commit order, each with `cursor`, `kind`, `action`, `conversation_id`, `record_id`, `revision`, `occurred_at` and `record`, the record as it is now '
     + '(a deleted message is a tombstone; null when the user no longer sees it). The recovery stream sends the same entries.',
-    'Answer: `{ "changes": [...], "next_cursor", "has_more" }`; carry on with `cursor=next_cursor` while `has_more` is true, then open the stream with it. '
+    'Answer: `{ "data": [...], "next_cursor", "has_more" }`; carry on with `cursor=next_cursor` while `has_more` is true, then open the stream with it. '
     + 'Without `cursor`, from the oldest change kept.',
     'A page after a cursor (a client carrying on after a disconnect) first rechecks the user\'s open conflicts: one whose cause changed is updated, a change the page carries.',
     'A cursor older than the retention window (or of another deployment) answers 200 `{ "reset": true, "reason": "expired"|"unknown", "message", "cursor" }`: '
@@ -46,7 +46,9 @@ export function syncRoute(routeGroup: string, context: MessagingContext): Server
                 await recheckOpenConflicts(context, actor);
             }
 
-            return syncChanges(context, actor, cursor, limit);
+            const answer = await syncChanges(context, actor, cursor, limit);
+            // A page as the API's other lists: its entries under `data`.
+            return 'reset' in answer ? answer : { data: answer.changes, next_cursor: answer.next_cursor, has_more: answer.has_more };
         }
     };
 }

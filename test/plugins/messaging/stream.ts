@@ -57,7 +57,7 @@ describe(recoverySuiteTitle('delivery'), () => {
 
         // The same entries as sync's after the stream's first cursor.
         const sync = await server.inject({ url: `/messaging/v1/sync?cursor=${ready.id}`, headers: { authorization: `Bearer ${await deviceToken(server, users[1])}` } });
-        expect((sync.result as any).changes.map((entry: any) => entry.cursor)).to.equal([created.id, edited.id, deleted.id]);
+        expect((sync.result as any).data.map((entry: any) => entry.cursor)).to.equal([created.id, edited.id, deleted.id]);
         stream.close();
     });
 

@@ -47,8 +47,8 @@ describe(`GET /messaging/v1/sync (${testVariant})`, () => {
         for (let pages = 0; ; ++pages) {
             const response = await sync(token, `?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
             expect(response.statusCode).to.equal(200);
-            const page = response.result as { changes: any[]; next_cursor: string; has_more: boolean };
-            entries.push(...page.changes);
+            const page = response.result as { data: any[]; next_cursor: string; has_more: boolean };
+            entries.push(...page.data);
             cursor = page.next_cursor;
             if (!page.has_more) {
                 expect(pages).to.equal(2);
@@ -62,7 +62,7 @@ describe(`GET /messaging/v1/sync (${testVariant})`, () => {
         expect(entries.at(-1).cursor).to.equal(cursor);
 
         // Caught up: an empty page keeping the cursor.
-        expect(await sync(token, `?cursor=${cursor}`).then((response) => response.result)).to.equal({ changes: [], next_cursor: cursor, has_more: false });
+        expect(await sync(token, `?cursor=${cursor}`).then((response) => response.result)).to.equal({ data: [], next_cursor: cursor, has_more: false });
     });
 
     it('answers a cursor past the retention window, or of no change it has, with a reset', async () => {
@@ -73,7 +73,7 @@ describe(`GET /messaging/v1/sync (${testVariant})`, () => {
         expect(expired.statusCode).to.equal(200);
         expect(expired.result).to.include({ reset: true, reason: 'expired' });
         const again = await sync(token, `?cursor=${(expired.result as { cursor: string }).cursor}`);
-        expect(again.result).to.include({ changes: [], has_more: false });
+        expect(again.result).to.include({ data: [], has_more: false });
 
         expect((await sync(token, `?cursor=${encodeCursor({ time: new Date(), tiebreak: '999999999999' })}`)).result).to.include({ reset: true, reason: 'unknown' });
     });
@@ -87,12 +87,12 @@ describe(`GET /messaging/v1/sync (${testVariant})`, () => {
         await sendMessage(context(), other.actors[0], (await createGroup(context(), other.actors[0], 'Theirs', [])).id, { body: 'theirs' });
 
         for (const user of [family.users[2], other.users[0]]) {
-            const { changes } = (await sync(await deviceToken(server, user))).result as { changes: any[] };
-            expect(changes.filter((entry) => entry.conversation_id === conversation.id)).to.equal([]);
+            const { data } = (await sync(await deviceToken(server, user))).result as { data: any[] };
+            expect(data.filter((entry) => entry.conversation_id === conversation.id)).to.equal([]);
         }
 
-        const { changes } = (await sync(await deviceToken(server, family.users[2]))).result as { changes: any[] };
-        expect(changes).to.equal([]);
+        const { data } = (await sync(await deviceToken(server, family.users[2]))).result as { data: any[] };
+        expect(data).to.equal([]);
     });
 
     it('rechecks open conflicts when a client carries on after a cursor: one whose cause is gone says so in the page', async () => {
@@ -107,9 +107,9 @@ describe(`GET /messaging/v1/sync (${testVariant})`, () => {
         const { next_cursor: cursor } = (await sync(token)).result as { next_cursor: string };
 
         await unblockUser(context(), actors[1], users[0].id);
-        const { changes } = (await sync(token, `?cursor=${cursor}`)).result as { changes: any[] };
-        expect(changes.map((entry) => `${entry.kind}.${entry.action}`)).to.equal(['conflict.updated']);
-        expect(changes[0].record).to.include({ id: conflictId, reason: 'blocked', message: 'Nothing stops this message now: retry to send it, or discard it.', status: 'open' });
+        const { data } = (await sync(token, `?cursor=${cursor}`)).result as { data: any[] };
+        expect(data.map((entry) => `${entry.kind}.${entry.action}`)).to.equal(['conflict.updated']);
+        expect(data[0].record).to.include({ id: conflictId, reason: 'blocked', message: 'Nothing stops this message now: retry to send it, or discard it.', status: 'open' });
     });
 
     it('refuses bad queries with 400, a token without messages:read with 403, and no token with 401', async () => {
