@@ -29,7 +29,7 @@ const notes = [
     + 'A `: heartbeat` comment keeps an idle stream open.',
     'Resume with the `Last-Event-ID` header or `cursor` (the header wins): the user\'s open conflicts are rechecked, then the changes missed are sent first, in order, then the live ones, none twice. '
     + 'Past the retention window the stream sends `event: reset` (`data: {"reset","reason","message","cursor"}`, `id:` that cursor) instead: sync anew, then carry on from it.',
-    'The server ends a stream with `event: close`, `data: {"code","message"}`: `invalid_token` (the device was disconnected), `account_disabled`, `family_suspended` '
+    'The server ends a stream with `event: close`, `data: {"code","message"}`: `invalid_token` (the device was disconnected), `account_disabled`, `family_suspended`, `messaging_suspended` '
     + '(what a new request would get), `overflow` (the client read too slowly), `shutdown`; reconnect with Last-Event-ID where that helps. '
     + 'Streams per device are capped (policies/messaging.yaml): one more is refused with 429.'
 ];
