@@ -28,6 +28,8 @@ export interface AuthSchemeDocs {
     securityScheme: { type: 'http'; scheme: 'bearer'; bearerFormat: string; description: string };
     /** What it answers when authentication fails. */
     errors: readonly ErrorCode[];
+    /** The reference's opening words on what a request sends and what the credential reaches; its security scheme's description without them. */
+    introduction?: string;
 }
 
 export interface AuthScheme<Config extends object = object> {

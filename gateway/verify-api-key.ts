@@ -77,7 +77,11 @@ export function apiKeyScheme(options: ApiKeySchemeOptions): AuthScheme<ApiKeyCon
                 description: `Send \`Authorization: Bearer <API key>\`. Keys look like \`${apiKeyPrefix}\` followed by 36 base62 characters, the last six a checksum, so secret scanners recognise a leaked key. `
                     + 'A key reaches one family, chosen resources and chosen operations; it is shown once when created and stored only as a keyed hash.'
             },
-            errors: ['invalid_key']
+            errors: ['invalid_key'],
+            introduction: 'Every request of the family API needs `Authorization: Bearer <API key>`, except reading this reference and the signed file URLs (`/files/{token}`), where the URL is the credential. '
+                + 'A key reaches one family, chosen resources and chosen operations: '
+                + 'each operation names the operation scopes it needs in `x-required-operations`, and so does each query parameter that needs more (`search`, `sort`, `filter[…]`). '
+                + 'Rate limits come from the family\'s plan; every response lists whether it carries the RateLimit headers.'
         }
     };
 }

@@ -110,7 +110,10 @@ export function deviceTokenScheme(options: DeviceTokenSchemeOptions): AuthScheme
                 description: `Send \`Authorization: Bearer <access token>\`, an access token (\`${accessTokenPrefix}…\`) a connected device got from POST /oauth/token. `
                     + 'It lives minutes; the device refreshes it with its refresh token.'
             },
-            errors: ['invalid_token']
+            errors: ['invalid_token'],
+            introduction: 'Every request of the messaging API needs `Authorization: Bearer <access token>` of a connected device (the OAuth device authorization grant at `/oauth/*`), except reading this reference. '
+                + 'A token speaks for one user of one family, with the scopes the user approved: each operation names the scope it needs in its security requirement (`messages:read`, `messages:write`, `profile`). '
+                + 'Rate limits count per device, per user and per family; every response lists whether it carries the RateLimit headers.'
         }
     };
 }

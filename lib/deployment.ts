@@ -442,6 +442,7 @@ async function registerPlugins(server: Server, services: Services, master: Buffe
                 models, log, rateLimits,
                 accounts: services.accounts,
                 messaging: services.messaging,
+                uploadFiles: services.uploadFiles,
                 policies: () => policyStore.current(),
                 cookiePassword: derivedKey(master, 'site-session-cookie').toString('hex'),
                 twoFactorKeys: { totpSecrets: derivedKey(master, 'totp-secrets'), recoveryCodes: derivedKey(master, 'recovery-codes') },

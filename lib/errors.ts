@@ -5,7 +5,7 @@ export type ErrorCode =
     | 'invalid_key' | 'api_not_enabled' | 'plan_not_eligible' | 'family_suspended'
     | 'resource_scope' | 'operation_scope' | 'not_found' | 'invalid_request'
     | 'too_large' | 'unsupported_media_type' | 'rate_limited'
-    | 'quota_exceeded' | 'invalid_signature' | 'url_expired' | 'range_not_satisfiable' | 'precondition_failed' | 'idempotency_key_reused'
+    | 'quota_exceeded' | 'invalid_signature' | 'url_expired' | 'range_not_satisfiable' | 'precondition_failed' | 'precondition_required' | 'idempotency_key_reused'
     | 'invalid_token' | 'account_disabled' | 'messaging_suspended' | 'token_scope' | 'blocked'
     | 'checksum_mismatch' | 'upload_expired' | 'upload_incomplete' | 'attachment_policy'
     | 'unauthorized' | 'forbidden' | 'conflict' | 'method_not_allowed' | 'not_acceptable' | 'service_unavailable' | 'internal_error';

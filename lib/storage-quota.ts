@@ -29,13 +29,24 @@ export async function storageUsed(models: Models, familyLongId: string, transact
     return used;
 }
 
+/** Why adding `size` bytes would take the family over its plan's storage quota, in words; undefined when they fit. */
+export function quotaRefusal(plan: PlanPolicy, used: number, size: number): string | undefined {
+
+    const quota = plan.storage_quota_bytes ?? 0;
+    if (used + size <= quota) {
+        return undefined;
+    }
+
+    return `This file (${bytes(size)}) does not fit in the ${plan.label} plan's storage of ${bytes(quota)}: ${bytes(Math.max(0, quota - used))} is left. `
+        + 'Deleting gallery items, documents or messages with attachments frees space.';
+}
+
 /** 413 quota_exceeded when adding `size` bytes would take the family over its plan's storage quota. */
 export function assertWithinQuota(plan: PlanPolicy, used: number, size: number): void {
 
-    const quota = plan.storage_quota_bytes ?? 0;
-    if (used + size > quota) {
-        throw apiError(413, 'quota_exceeded', `This file (${bytes(size)}) does not fit in the ${plan.label} plan's storage of ${bytes(quota)}: ${bytes(Math.max(0, quota - used))} is left. `
-            + 'Deleting gallery items, documents or messages with attachments frees space.');
+    const refusal = quotaRefusal(plan, used, size);
+    if (refusal) {
+        throw apiError(413, 'quota_exceeded', refusal);
     }
 }
 

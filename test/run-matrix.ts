@@ -1,9 +1,11 @@
 /*
- * `npm test`: runs the linter (`npm run lint`), then the whole lab suite on the embedded
- * default (SQLite, in-process stores), then again against PostgreSQL and Redis on 127.0.0.1
- * when they answer, in a database of its own that it drops afterwards. Ends with one line
- * `N passed, N failed` for the whole run (with `; lint: N problems` when the linter found
- * any); exits non-zero when anything failed.
+ * `npm test`: runs the linter (`npm run lint`), the whole lab suite on the embedded default
+ * (SQLite, in-process stores) and the whole suite again against PostgreSQL and Redis on
+ * 127.0.0.1 when they answer (in a database of its own that it drops afterwards), all three at
+ * once: a variant spends most of its time waiting, not computing. Each one's output is kept and
+ * printed whole when it ends, so that the runs do not interleave. Ends with one line
+ * `N passed, N failed` for the whole run (with `; lint: N problems` when the linter found any);
+ * exits non-zero when anything failed.
  */
 import ChildProcess from 'child_process';
 import Crypto from 'crypto';
@@ -45,30 +47,43 @@ interface LintOutcome {
     report?: string;
 }
 
-/** `npm run lint`, first: it takes seconds, and a lint failure still lets the tests run and report. */
-function runLint(): Promise<LintOutcome> {
+/** A child process run beside the others: its stdout and stderr kept in the order they came, and written out whole under `title` when it ends. */
+function runKept(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ exitCode: number | null; stdout: string }> {
 
-    process.stdout.write('\n=== lint ===\n');
-    const child = ChildProcess.spawn('npm', ['run', '--silent', 'lint'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] });
-
-    let output = '';
+    const started = Date.now();
+    const child = ChildProcess.spawn(command, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const kept: Array<{ stream: NodeJS.WriteStream; chunk: Buffer }> = [];
+    let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => {
 
-        output += chunk.toString();
-        process.stdout.write(chunk);
+        stdout += chunk.toString();
+        kept.push({ stream: process.stdout, chunk });
     });
+    child.stderr.on('data', (chunk: Buffer) => kept.push({ stream: process.stderr, chunk }));
 
     return new Promise((resolve) => {
 
         child.on('close', (exitCode) => {
 
-            if (exitCode === 0) {
-                process.stdout.write('No problems.\n');
+            process.stdout.write(`\n=== ${title} (${Math.round((Date.now() - started) / 1000)} s) ===\n`);
+            for (const { stream, chunk } of kept) {
+                stream.write(chunk);
             }
 
-            resolve({ exitCode: exitCode ?? 1, report: exitCode === 0 ? undefined : output.trim().slice(-failuresShown) });
+            resolve({ exitCode, stdout });
         });
     });
+}
+
+/** `npm run lint`: it takes seconds, and a lint failure still lets the tests run and report. */
+async function runLint(): Promise<LintOutcome> {
+
+    const { exitCode, stdout } = await runKept('lint', 'npm', ['run', '--silent', 'lint']);
+    if (exitCode === 0) {
+        process.stdout.write('No problems.\n');
+    }
+
+    return { exitCode: exitCode ?? 1, report: exitCode === 0 ? undefined : stdout.trim().slice(-failuresShown) };
 }
 
 /** The closing line's lint part: empty when ESLint passed. */
@@ -82,53 +97,40 @@ function lintSummary(lint: LintOutcome): string {
     return problems ? `; lint: ${problems} problem${problems === '1' ? '' : 's'}` : '; lint failed';
 }
 
-function runLab(variant: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+async function runLab(variant: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
 
-    process.stdout.write(`\n=== test variant: ${variant} ===\n`);
     const lab = Path.join(projectRoot, 'node_modules', '.bin', 'lab');
     const args = ['dist/test', '-r', 'console', '-l', '-m', '30000', ...process.argv.slice(2)];
-    const child = ChildProcess.spawn(lab, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const { exitCode, stdout } = await runKept(`test variant: ${variant}`, lab, args, env);
 
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-
-        output += chunk.toString();
-        process.stdout.write(chunk);
-    });
-
-    return new Promise((resolve) => {
-
-        child.on('close', (exitCode) => {
-
-            const text = output.replace(/\u001b\[[0-9;]*m/g, '');
-            const failedOf = /(\d+) of (\d+) tests? failed/.exec(text);
-            const complete = /(\d+) tests? complete/.exec(text);
-            const skipped = Number(/(\d+) skipped/.exec(text)?.[1] ?? 0);
-            const total = Number(failedOf?.[2] ?? complete?.[1] ?? 0);
-            const failed = Number(failedOf?.[1] ?? (exitCode === 0 ? 0 : 1));
-            resolve({ variant, passed: Math.max(total - failed - skipped, 0), failed, skipped, exitCode: exitCode ?? 1, failures: failuresIn(text, exitCode) });
-        });
-    });
+    const text = stdout.replace(/\u001b\[[0-9;]*m/g, '');
+    const failedOf = /(\d+) of (\d+) tests? failed/.exec(text);
+    const complete = /(\d+) tests? complete/.exec(text);
+    const skipped = Number(/(\d+) skipped/.exec(text)?.[1] ?? 0);
+    const total = Number(failedOf?.[2] ?? complete?.[1] ?? 0);
+    const failed = Number(failedOf?.[1] ?? (exitCode === 0 ? 0 : 1));
+    return { variant, passed: Math.max(total - failed - skipped, 0), failed, skipped, exitCode: exitCode ?? 1, failures: failuresIn(text, exitCode) };
 }
 
 async function main(): Promise<void> {
 
-    const lint = await runLint();
-    const outcomes: Outcome[] = [await runLab('sqlite (embedded default)', { TEST_VARIANT: 'sqlite', TEST_REDIS_URL: '' })];
-
     const [database, redis] = await Promise.all([scratchDatabase(postgresAdminUrl, 'fr_test'), redisAnswers(redisUrl)]);
     const redisPrefix = `fr-test-${Crypto.randomBytes(4).toString('hex')}:`;
+    let lint: LintOutcome;
+    let outcomes: Outcome[];
     try {
+        const runs = [runLab('sqlite (embedded default)', { TEST_VARIANT: 'sqlite', TEST_REDIS_URL: '' })];
         if (database || redis) {
             const redisEnv = redis ? { TEST_REDIS_URL: redisUrl, TEST_REDIS_PREFIX: redisPrefix } : { TEST_REDIS_URL: '' };
             const variant = [database && 'postgresql', redis && 'redis'].filter(Boolean).join(' + ');
-            outcomes.push(database ?
-                await runLab(variant, { TEST_VARIANT: 'postgres', TEST_DATABASE_URL: database.url, ...redisEnv }) :
-                await runLab(variant, { TEST_VARIANT: 'sqlite', ...redisEnv }));
+            runs.push(runLab(variant, database ? { TEST_VARIANT: 'postgres', TEST_DATABASE_URL: database.url, ...redisEnv } : { TEST_VARIANT: 'sqlite', ...redisEnv }));
+            process.stdout.write(`\nRunning the linter and the test variants sqlite and ${variant} at once; each one's output follows whole when it ends.\n`);
         }
         else {
-            process.stdout.write('\nPostgreSQL and Redis do not answer on 127.0.0.1: ran the SQLite variant only.\n');
+            process.stdout.write('\nPostgreSQL and Redis do not answer on 127.0.0.1: running the linter and the SQLite variant only; each one\'s output follows whole when it ends.\n');
         }
+
+        [lint, outcomes] = await Promise.all([runLint(), Promise.all(runs)]);
     }
     finally {
         await database?.drop();

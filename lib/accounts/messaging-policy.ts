@@ -29,6 +29,8 @@ export interface UploadsPolicy {
     unattached_minutes: number;
     /** A cron expression: when the expired ones are removed. */
     cleanup_schedule: string;
+    /** The most files the hosted site's compose form sends with one message (its body limit is this many of the largest attachment). */
+    form_max_files: number;
 }
 
 /**
@@ -145,7 +147,8 @@ export const messagingPolicyFile = policyFile({
         uploads: Joi.object<UploadsPolicy, true>({
             expire_after_minutes: Joi.number().integer().min(1).max(7 * 24 * 60).required(),
             unattached_minutes: Joi.number().integer().min(1).max(30 * 24 * 60).required(),
-            cleanup_schedule: cronExpression.required()
+            cleanup_schedule: cronExpression.required(),
+            form_max_files: Joi.number().integer().min(1).max(10).required()
         }).required(),
         outbox: Joi.object<MessagingPolicy['outbox'], true>({
             max_items: Joi.number().integer().min(1).max(1000).required(),

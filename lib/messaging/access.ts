@@ -1,4 +1,4 @@
-import { Op, type Transaction } from 'sequelize';
+import { Op, literal, type Transaction } from 'sequelize';
 
 import type { Models } from '../../models';
 import type { Conversation } from '../../models/conversation';
@@ -12,9 +12,16 @@ const noConversation = (id: string) => new ServiceError('not_found', `No convers
 /** The conversation, when the actor is one of its members; 404 otherwise. */
 export async function memberConversation(models: Models, actor: MessagingActor, conversationId: string, transaction?: Transaction): Promise<Conversation> {
 
-    const conversation = await models.Conversation.findOne({ where: { id: conversationId, family_long_id: actor.familyLongId }, transaction });
-    const membership = conversation && await models.ConversationMember.count({ where: { conversation_id: conversationId, user_id: actor.userId }, transaction });
-    if (!conversation || !membership) {
+    const escape = (value: string) => models.Conversation.sequelize!.escape(value);
+    const conversation = await models.Conversation.findOne({
+        where: {
+            id: conversationId,
+            family_long_id: actor.familyLongId,
+            [Op.and]: literal(`EXISTS (SELECT 1 FROM conversation_members WHERE conversation_id = ${escape(conversationId)} AND user_id = ${escape(actor.userId)})`)
+        },
+        transaction
+    });
+    if (!conversation) {
         throw noConversation(conversationId);
     }
 

@@ -45,6 +45,19 @@ async function addMembers(context: MessagingContext, conversation: Conversation,
     }
 }
 
+/** A conversation the actor starts, with its members, recorded in the change log. */
+async function newConversation(context: MessagingContext, actor: MessagingActor, fields: Pick<Conversation, 'kind' | 'title' | 'direct_key'>, members: readonly string[],
+    transaction: Transaction, log: MessagingChangeLog): Promise<Conversation> {
+
+    const now = new Date();
+    const conversation = await context.models.Conversation.create({
+        ...fields, id: recordId('cnv'), family_long_id: actor.familyLongId, created_by: actor.userId, revision: 1, created_at: now, updated_at: now
+    }, { transaction });
+    await log.record({ conversation_id: conversation.id, kind: 'conversation', action: 'created', record_id: conversation.id, revision: 1 });
+    await addMembers(context, conversation, members, actor.userId, transaction, log);
+    return conversation;
+}
+
 /** The direct conversation of the actor and another user of the family: the one they have, or a new one (`created`). */
 export async function startDirectConversation(context: MessagingContext, actor: MessagingActor, otherUserId: string): Promise<{ conversation: Conversation; created: boolean }> {
 
@@ -66,13 +79,7 @@ export async function startDirectConversation(context: MessagingContext, actor: 
             throw blockedError(block);
         }
 
-        const now = new Date();
-        const conversation = await context.models.Conversation.create({
-            id: recordId('cnv'), family_long_id: actor.familyLongId, kind: 'direct', title: null, created_by: actor.userId, direct_key: directKey,
-            revision: 1, created_at: now, updated_at: now
-        }, { transaction });
-        await log.record({ conversation_id: conversation.id, kind: 'conversation', action: 'created', record_id: conversation.id, revision: 1 });
-        await addMembers(context, conversation, [actor.userId, otherUserId], actor.userId, transaction, log);
+        const conversation = await newConversation(context, actor, { kind: 'direct', title: null, direct_key: directKey }, [actor.userId, otherUserId], transaction, log);
         return { conversation, created: true };
     });
 }
@@ -93,14 +100,7 @@ export async function createGroup(context: MessagingContext, actor: MessagingAct
             await familyUser(context.models, actor, userId, transaction);
         }
 
-        const now = new Date();
-        const conversation = await context.models.Conversation.create({
-            id: recordId('cnv'), family_long_id: actor.familyLongId, kind: 'group', title: name, created_by: actor.userId, direct_key: null,
-            revision: 1, created_at: now, updated_at: now
-        }, { transaction });
-        await log.record({ conversation_id: conversation.id, kind: 'conversation', action: 'created', record_id: conversation.id, revision: 1 });
-        await addMembers(context, conversation, members, actor.userId, transaction, log);
-        return conversation;
+        return newConversation(context, actor, { kind: 'group', title: name, direct_key: null }, members, transaction, log);
     });
 }
 

@@ -54,35 +54,39 @@ function replayOf(scope: IdempotencyScope, entry: MessagingIdempotencyKey): Idem
     return { status: entry.response_status, body: JSON.parse(entry.response_body!) as object, headers: JSON.parse(entry.response_headers ?? '{}') as Record<string, string> };
 }
 
-/** Takes the key for this request; resolves to the earlier entry when another request has it. */
+/** Whether an entry no longer holds its key: past its retention, or taken by a request that died. */
+function outlived(entry: MessagingIdempotencyKey, now: number): boolean {
+
+    return entry.created_at.getTime() < now - retentionMs || (entry.response_status === null && entry.created_at.getTime() < now - abandonedAfterMs);
+}
+
+/**
+ * Takes the key for this request, a new key (the usual case) in one statement; resolves to the earlier entry when
+ * another request holds it. An outlived entry makes way, once: of two retries taking it over at once, one deletes
+ * it (conditionally) and takes the key, and the other finds the new entry.
+ */
 async function take(models: Models, scope: IdempotencyScope): Promise<MessagingIdempotencyKey | undefined> {
 
-    const now = Date.now();
-    const earlier = await models.MessagingIdempotencyKey.findOne({ where: whereScope(scope) });
-    if (earlier) {
-        const expired = earlier.created_at.getTime() < now - retentionMs;
-        const abandoned = earlier.response_status === null && earlier.created_at.getTime() < now - abandonedAfterMs;
-        if (!expired && !abandoned) {
-            return earlier;
+    for (let attempt = 0; ; ++attempt) {
+        const now = Date.now();
+        try {
+            await models.MessagingIdempotencyKey.create({ ...whereScope(scope), fingerprint: scope.fingerprint, created_at: new Date(now) });
+            return undefined;
         }
-
-        // Conditional: of two retries taking over at once, one deletes it and takes the key; the other finds the new entry.
-        await models.MessagingIdempotencyKey.destroy({ where: { ...whereScope(scope), created_at: earlier.created_at } });
-    }
-
-    try {
-        await models.MessagingIdempotencyKey.create({ ...whereScope(scope), fingerprint: scope.fingerprint, created_at: new Date(now) });
-        return undefined;
-    }
-    catch (error) {
-        if (error instanceof UniqueConstraintError) {
-            const other = await models.MessagingIdempotencyKey.findOne({ where: whereScope(scope) });
-            if (other) {
-                return other;
+        catch (error) {
+            if (!(error instanceof UniqueConstraintError)) {
+                throw error;
             }
         }
 
-        throw error;
+        const earlier = await models.MessagingIdempotencyKey.findOne({ where: whereScope(scope) });
+        if (earlier && (attempt > 0 || !outlived(earlier, now))) {
+            return earlier;
+        }
+
+        if (earlier) {
+            await models.MessagingIdempotencyKey.destroy({ where: { ...whereScope(scope), created_at: earlier.created_at } });
+        }
     }
 }
 

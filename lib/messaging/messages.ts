@@ -1,5 +1,6 @@
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 
+import type { Conversation } from '../../models/conversation';
 import type { Message, MessageAttachment } from '../../models/message';
 import { ServiceError } from '../errors';
 import { recordId } from '../ids';
@@ -42,15 +43,11 @@ export function checkedBody(context: MessagingContext, body: string | undefined,
     return body?.trim() ? body : null;
 }
 
-/** 403 blocked while a block stands between the two people of a direct conversation. */
-async function assertNotBlocked(context: MessagingContext, actor: MessagingActor, conversationId: string, kind: string, transaction: Transaction): Promise<void> {
+/** 403 blocked while a block stands between the two people of a direct conversation (its direct_key names them). */
+async function assertNotBlocked(context: MessagingContext, actor: MessagingActor, conversation: Conversation, transaction: Transaction): Promise<void> {
 
-    if (kind !== 'direct') {
-        return;
-    }
-
-    const other = await context.models.ConversationMember.findOne({ where: { conversation_id: conversationId, user_id: { [Op.ne]: actor.userId } }, transaction });
-    const block = other && await eitherBlocked(context.models, actor.userId, other.user_id, transaction);
+    const other = conversation.direct_key?.split(':').find((userId) => userId !== actor.userId);
+    const block = other && await eitherBlocked(context.models, actor.userId, other, transaction);
     if (block) {
         throw blockedError(block);
     }
@@ -63,7 +60,7 @@ export function sendMessage(context: MessagingContext, actor: MessagingActor, co
     return inMessagingWrite(context, actor.familyLongId, async (transaction, log) => {
 
         const conversation = await memberConversation(context.models, actor, conversationId, transaction);
-        await assertNotBlocked(context, actor, conversationId, conversation.kind, transaction);
+        await assertNotBlocked(context, actor, conversation, transaction);
         const id = recordId('msg');
         const attachments = input.attach ? await input.attach(transaction, id) : [];
         const body = checkedBody(context, input.body, attachments.length > 0);
@@ -113,7 +110,7 @@ export function editMessage(context: MessagingContext, actor: MessagingActor, me
 
         const message = await ownMessage(context, actor, messageId, expectedRevision, transaction);
         const conversation = await memberConversation(context.models, actor, message.conversation_id, transaction);
-        await assertNotBlocked(context, actor, conversation.id, conversation.kind, transaction);
+        await assertNotBlocked(context, actor, conversation, transaction);
         await message.update({ body: checkedBody(context, body, message.attachments.length > 0), revision: message.revision + 1, edited_at: new Date() }, { transaction });
         await log.record({ conversation_id: message.conversation_id, kind: 'message', action: 'updated', record_id: message.id, revision: message.revision });
         return message;
@@ -138,15 +135,20 @@ export function deleteMessage(context: MessagingContext, actor: MessagingActor, 
     });
 }
 
-/** One message of a conversation the actor is in (404 otherwise). */
+/** One message of a conversation the actor is in, unless a group's message from someone they blocked, which history hides too (404 otherwise). */
 export async function getMessage(context: MessagingContext, actor: MessagingActor, messageId: string): Promise<Message> {
 
+    const noMessage = new ServiceError('not_found', `No message ${messageId}.`, 404);
     const message = await context.models.Message.findOne({ where: { id: messageId, family_long_id: actor.familyLongId } });
     if (!message) {
-        throw new ServiceError('not_found', `No message ${messageId}.`, 404);
+        throw noMessage;
     }
 
-    await memberConversation(context.models, actor, message.conversation_id).catch(() => Promise.reject(new ServiceError('not_found', `No message ${messageId}.`, 404)));
+    const conversation = await memberConversation(context.models, actor, message.conversation_id).catch(() => Promise.reject(noMessage));
+    if (conversation.kind === 'group' && message.sender_id !== actor.userId && (await blockedBy(context.models, actor.userId)).has(message.sender_id)) {
+        throw noMessage;
+    }
+
     return message;
 }
 

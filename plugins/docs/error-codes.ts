@@ -22,6 +22,7 @@ export const errorCodes: Readonly<Record<ErrorCode, { status: number; when: stri
     url_expired: { status: 403, when: 'A signed file URL is past its expiry: ask the API for a fresh one.' },
     range_not_satisfiable: { status: 416, when: 'The Range asks for no byte of the file (with Content-Range: bytes */<size>).' },
     precondition_failed: { status: 412, when: 'If-Match does not name the record\'s current ETag, or it changed after If-Unmodified-Since: someone changed it since you read it, and nothing was written. Read it again and reapply your change.' },
+    precondition_required: { status: 428, when: 'The request changes a record only when told which revision was seen: send If-Match with the ETag (or `"` + `revision` + `"`) you read.' },
     idempotency_key_reused: { status: 422, when: 'The Idempotency-Key was used by this API key for another request (another path or body) in the last 24 hours.' },
     invalid_token: { status: 401, when: 'Missing, malformed, unknown, expired or revoked device access token (with WWW-Authenticate: Bearer error="invalid_token"): refresh it, or connect the device again.' },
     account_disabled: { status: 403, when: 'The user the device token speaks for is disabled.' },

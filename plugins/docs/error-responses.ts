@@ -96,6 +96,8 @@ function errorResponse(facts: RouteFacts, status: number, errors: readonly Route
 
     const codes = errors.map(({ code }) => code);
     const texts = facts.route.settings.plugins?.docs?.errorTexts ?? {};
+    // Fields some code of this status carries on this route (a stale edit's `current`): each present only with its code.
+    const fields = codes.flatMap((code) => Object.entries(facts.route.settings.plugins?.docs?.errorFields?.[code] ?? {}));
     const headers = [...(errors.some((error) => error.counted) ? rateLimitHeaderNames : []), ...(statusHeaders[status] ?? [])];
     const [mediaType, schemaName] = facts.errorFormat === 'problem' ? [problemMediaType, 'Problem'] : ['application/json', 'Error'];
     return {
@@ -103,7 +105,7 @@ function errorResponse(facts: RouteFacts, status: number, errors: readonly Route
         ...(headers.length > 0 ? { headers: headerRefs(headers) } : {}),
         content: {
             [mediaType]: {
-                schema: { allOf: [{ $ref: `#/components/schemas/${schemaName}` }, { properties: { code: { enum: codes } } }] }
+                schema: { allOf: [{ $ref: `#/components/schemas/${schemaName}` }, { properties: { code: { enum: codes }, ...Object.fromEntries(fields) } }] }
             }
         }
     };

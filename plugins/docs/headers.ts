@@ -14,7 +14,7 @@ export const responseHeaders = {
     'RateLimit-Remaining': { description: 'Requests left in the tightest policy\'s window.', schema: seconds },
     'RateLimit-Reset': { description: 'Seconds until the tightest policy\'s window resets.', schema: seconds },
     'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: seconds },
-    'WWW-Authenticate': { description: '`Bearer realm="family-records"`: send an API key.', required: true, schema: text },
+    'WWW-Authenticate': { description: '`Bearer realm="family-records"` (with `error="invalid_token"` for a device\'s access token): send the credential the security scheme names.', required: true, schema: text },
     'Link': { description: '`<url>; rel="next"` when there is a next page: the same query with its cursor.', schema: text },
     'Location': { description: 'The URL of the created record.', required: true, schema: text },
     'ETag': { description: 'The record\'s revision as a strong entity tag, `"4"`: the same as `"` + `revision` + `"` of a list or a webhook. Send it in If-Match to change or delete the record only if nobody has changed it since, or in If-None-Match to read it only when it has changed. It names the revision, not the bytes: a gallery item\'s signed links change with time while its revision does not.', required: true, schema: text },

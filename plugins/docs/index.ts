@@ -76,6 +76,9 @@ export const docsPlugin: Plugin<DocsOptions> = {
         const documentPath = documentPathOf(options.prefix);
         const pkg = JSON.parse(Fs.readFileSync(Path.join(projectRoot, 'package.json'), 'utf8')) as { version: string; description: string };
         let reference: { document: Served; page: Served } | undefined;
+        // The family API's reference, or another group's (the messaging API's) named by the group.
+        const group = options.gateway.routeGroups.find((candidate) => candidate.name === options.routeGroup);
+        const title = !group || group.plugins.includes('records') ? 'Family Records API' : `Family Records ${group.name} API`;
 
         const generate = () => {
 
@@ -86,7 +89,7 @@ export const docsPlugin: Plugin<DocsOptions> = {
                 scopes: options.policyStore.current().scopes,
                 publicBaseUrl: options.publicBaseUrl,
                 problemTypeBase: `${options.publicBaseUrl}${options.pagePath}#error-`,
-                title: 'Family Records API',
+                title,
                 version: pkg.version,
                 description: pkg.description,
                 addedFields: (resource) => server.plugins.records.addedFields(resource)
@@ -149,7 +152,7 @@ export const docsPlugin: Plugin<DocsOptions> = {
                     validate,
                     tags: ['api', 'reference'],
                     description: 'This reference, as an OpenAPI 3.1 document',
-                    notes: `Public: no API key needed. The same reference for people is at ${options.pagePath}.`,
+                    notes: `Public: no API key or access token needed. The same reference for people is at ${options.pagePath}.`,
                     plugins: {
                         docs: {
                             responses: {

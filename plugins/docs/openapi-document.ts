@@ -1,6 +1,6 @@
 import type { RequestRoute } from '@hapi/hapi';
 
-import type { AuthScheme } from '../../gateway/auth-scheme';
+import type { AuthScheme, AuthSchemeDocs } from '../../gateway/auth-scheme';
 import type { ApiVersion, GatewayConfig, RouteGroup } from '../../gateway/policies/gateway-file';
 import type { ScopesPolicy } from '../../gateway/policies/scopes';
 import { groupOfPath } from '../../gateway/route-groups';
@@ -31,14 +31,11 @@ export interface ReferenceContext {
     addedFields: (resource: ResourceName) => Readonly<Record<string, JsonSchema>>;
 }
 
-const introduction = (errorFormat: ApiVersion['error_format']) => [
-    'Every request of the family API needs `Authorization: Bearer <API key>`, except reading this reference and the signed file URLs (`/files/{token}`), where the URL is the credential.',
-    'A key reaches one family, chosen resources and chosen operations:',
-    'each operation names the operation scopes it needs in `x-required-operations`, and so does each query parameter that needs more (`search`, `sort`, `filter[…]`).',
+const introduction = (authScheme: AuthSchemeDocs | undefined, errorFormat: ApiVersion['error_format']) => [
+    ...(authScheme ? [authScheme.introduction ?? authScheme.securityScheme.description] : []),
     errorFormat === 'problem'
         ? 'Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code` (schema `Problem`).'
         : 'Errors are JSON with a stable `code` (schema `Error`).',
-    'Rate limits come from the family\'s plan; every response lists whether it carries the RateLimit headers.',
     'Every response carries `X-Request-Id`: quote it when reporting a problem.',
     'This document is generated when the server starts, from its routes, their validation and the resource declarations.'
 ].join(' ');
@@ -63,6 +60,12 @@ function documentedUnder(route: RequestRoute, gateway: GatewayConfig, routeGroup
         return undefined;
     }
 
+    // A route outside the groups belongs to the references of the groups its plugin serves (the signed file URLs to the family API's).
+    const plugin = route.realm.plugin;
+    if (!group && plugin && !gateway.routeGroups.find((candidate) => candidate.name === routeGroup)?.plugins.includes(plugin)) {
+        return undefined;
+    }
+
     if (!group && route.settings.auth) {
         throw new Error(`API reference: ${route.method.toUpperCase()} ${route.path} declares plugins.docs outside the gateway's route groups, where only a public route (auth: false) can be described`);
     }
@@ -81,6 +84,7 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
     const paths: OpenApiDocument['paths'] = {};
     const tags = new Set<string>(resourceNames);
     const answered = new Set<ErrorCode>();
+    const declaredSchemas: Record<string, JsonSchema> = {};
     for (const route of [...routes].sort(byPathThenMethod)) {
         const documented = documentedUnder(route, context.gateway, context.routeGroup);
         if (!documented) {
@@ -91,14 +95,17 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
         (paths[facts.path] ??= {})[facts.method] = operationOf(facts, context.scopes);
         facts.tags.forEach((tag) => tags.add(tag));
         routeErrorCodes(facts).forEach((code) => answered.add(code));
+        Object.assign(declaredSchemas, route.settings.plugins?.docs?.schemas);
     }
 
-    const errorFormat = context.gateway.routeGroups.find((group) => group.name === context.routeGroup)?.version?.error_format ?? 'boom';
+    const group = context.gateway.routeGroups.find((candidate) => candidate.name === context.routeGroup);
+    const errorFormat = group?.version?.error_format ?? 'boom';
+    const authScheme = group && authSchemeOf(group, context.authSchemes);
     const used = new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((operation) => operation.tags)));
 
     return {
         openapi: '3.1.0',
-        info: { title: context.title, version: context.version, description: `${context.description}\n\n${introduction(errorFormat)}` },
+        info: { title: context.title, version: context.version, description: `${context.description}\n\n${introduction(authScheme, errorFormat)}` },
         servers: [{ url: context.publicBaseUrl }],
         tags: [...tags].filter((name) => used.has(name)).map((name) => ({ name, ...(name in resources ? { description: resources[name as ResourceName].description } : {}) })),
         paths,
@@ -106,12 +113,12 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
             schemas: {
                 Error: errorSchema(answered),
                 ...(errorFormat === 'problem' ? { Problem: problemSchema(answered, context.problemTypeBase!) } : {}),
-                ...recordSchemas(context.addedFields)
+                // The records of the family API, in a reference of a group it serves; the named schemas other routes declare.
+                ...(!group || group.plugins.includes('records') ? recordSchemas(context.addedFields) : {}),
+                ...declaredSchemas
             },
             headers: responseHeaders,
-            securitySchemes: Object.fromEntries(context.gateway.routeGroups
-                .filter((group) => group.name === context.routeGroup)
-                .map((group) => [group.name, authSchemeOf(group, context.authSchemes).securityScheme]))
+            securitySchemes: group && authScheme ? { [group.name]: authScheme.securityScheme } : {}
         }
     };
 }

@@ -4,7 +4,7 @@ import { errorResponses } from './error-responses';
 import { withRequestIdHeaders } from './headers';
 import type { NamedSchema } from './json-schema';
 import type { OperationObject, ParameterObject, RequestBodyObject } from './openapi-types';
-import { headerParameter } from './request-headers';
+import { headerParameter, type RequestHeaderName } from './request-headers';
 import type { RouteFacts } from './route-facts';
 import { successResponses } from './success-responses';
 
@@ -69,6 +69,13 @@ function operationId(facts: RouteFacts): string {
     return facts.method + words.join('');
 }
 
+/** What a route says of one of its request headers: whether it requires it, and what it means there. */
+function headerOnRoute(facts: RouteFacts, name: RequestHeaderName): { required: boolean; description?: string } {
+
+    const docs = facts.route.settings.plugins?.docs;
+    return { required: docs?.requiredHeaders?.includes(name) ?? false, description: docs?.headerTexts?.[name] };
+}
+
 /** The OpenAPI operation of one route. */
 export function operationOf(facts: RouteFacts, scopes: ScopesPolicy): OperationObject {
 
@@ -77,8 +84,13 @@ export function operationOf(facts: RouteFacts, scopes: ScopesPolicy): OperationO
         ...(facts.description ? { summary: facts.description } : {}),
         ...(facts.notes ? { description: facts.notes } : {}),
         tags: facts.tags,
-        security: facts.securedBy ? [{ [facts.securedBy.name]: [] }] : [],
-        parameters: [...facts.params.map(pathParameter), ...facts.query.map((parameter) => queryParameter(parameter, scopes)), ...facts.headers.map(headerParameter)],
+        // A device token's scope as the requirement's role (OpenAPI 3.1 allows them for any scheme); an API key's scopes are x-required-operations.
+        security: facts.securedBy ? [{ [facts.securedBy.name]: facts.gateway?.scope ? [facts.gateway.scope] : [] }] : [],
+        parameters: [
+            ...facts.params.map(pathParameter),
+            ...facts.query.map((parameter) => queryParameter(parameter, scopes)),
+            ...facts.headers.map((name) => headerParameter(name, headerOnRoute(facts, name)))
+        ],
         ...(facts.body ? { requestBody: requestBody(facts.body) } : {}),
         responses: withRequestIdHeaders({ ...successResponses(facts, scopes.aggregate_resource), ...errorResponses(facts) }),
         ...(facts.gateway?.resource !== undefined && facts.gateway.operation !== undefined ? { 'x-resource': facts.gateway.resource, 'x-required-operations': [facts.gateway.operation] } : {})

@@ -96,13 +96,25 @@ ${Object.entries(responses).map(([status, response]) => html`<tr><td>${status}</
 </tbody></table>`;
 }
 
-function operationArticle(path: string, method: string, operation: OperationObject): SafeHtml {
+/** What a request of the operation needs: nothing, an API key's operation scopes, or a device token's scope. */
+function needsOf(operation: OperationObject): SafeHtml | string {
 
     const needs = operation['x-required-operations'];
+    const [scope] = Object.values(operation.security[0] ?? {}).flat();
+    if (operation.security.length === 0) {
+        return 'No API key needed.';
+    }
+
+    return scope ? html`Access token with scope <code>${scope}</code>.`
+        : html`API key with ${needs ? html`operation <code>${needs.join(', ')}</code>` : 'access'}${operation['x-resource'] ? html` on <code>${operation['x-resource']}</code>` : ''}.`;
+}
+
+function operationArticle(path: string, method: string, operation: OperationObject): SafeHtml {
+
     return html`<article class="operation" id="${operation.operationId}">
 <h3><span class="method ${method}">${method.toUpperCase()}</span><code>${path}</code></h3>
 ${operation.summary ? html`<p>${operation.summary}</p>` : ''}${operation.description ? html`<p>${prose(operation.description)}</p>` : ''}
-<p class="needs">${operation.security.length === 0 ? 'No API key needed.' : html`API key with ${needs ? html`operation <code>${needs.join(', ')}</code>` : 'access'}${operation['x-resource'] ? html` on <code>${operation['x-resource']}</code>` : ''}.`}</p>
+<p class="needs">${needsOf(operation)}</p>
 ${parametersTable(operation.parameters)}${requestBodySection(operation)}${responsesTable(operation.responses)}
 </article>`;
 }

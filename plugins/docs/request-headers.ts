@@ -32,9 +32,9 @@ export const requestHeaders = {
 
 export type RequestHeaderName = keyof typeof requestHeaders;
 
-/** The header as an operation's parameter. */
-export function headerParameter(name: RequestHeaderName): ParameterObject {
+/** The header as an operation's parameter; a route may require it and say what it means there (plugins.docs requiredHeaders, headerTexts). */
+export function headerParameter(name: RequestHeaderName, onRoute: { required?: boolean; description?: string } = {}): ParameterObject {
 
     const header: { description: string; schema?: JsonSchema } = requestHeaders[name];
-    return { name, in: 'header', required: false, description: header.description, schema: header.schema ?? { type: 'string' } };
+    return { name, in: 'header', required: onRoute.required ?? false, description: onRoute.description ?? header.description, schema: header.schema ?? { type: 'string' } };
 }

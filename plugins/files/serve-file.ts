@@ -2,13 +2,14 @@ import type { Request, ResponseToolkit } from '@hapi/hapi';
 
 import { apiError } from '../../lib/errors';
 import { withoutContentCoding } from '../../lib/entity-tags';
+import { contentDisposition } from '../../lib/file-name-text';
 import { assertPreconditions, preconditionsOf } from '../../lib/preconditions';
 import { BlobNotFoundError } from '../../lib/storage';
 import { unmodified } from '../../lib/unmodified';
 import { fileResourceNames, resources, type ResourceName } from '../../models/resources';
 import { requestedRange, unsatisfiable } from './byte-range';
 import type { FilesContext } from './context';
-import { contentDisposition, fileNameOf } from './file-name';
+import { fileNameOf } from './file-name';
 import { nowInSeconds, verifyFileToken } from './signed-urls';
 
 const gone = () => apiError(404, 'not_found', 'This file no longer exists.');

@@ -4,10 +4,16 @@ import Joi from 'joi';
 import type { StreamHub } from '../../lib/event-stream/hub';
 import type { MessagingBatch } from '../../lib/messaging/changes';
 import { withBodyChecks } from '../../lib/request-bodies';
+import { blockRoutes } from './block-routes';
 import { messagingChangesCleanup } from './changes-cleanup';
 import { conflictRoutes } from './conflict-routes';
+import { conversationRoutes } from './conversation-routes';
+import { messagingIdempotencyCleanup } from './idempotency-cleanup';
 import { me } from './me';
+import { messageRoutes } from './message-routes';
 import { outboxRoutes } from './outbox-routes';
+import { meResponse } from './response-docs';
+import { routeDeclaration } from './route-declaration';
 import { recoveryStream } from './stream';
 import { syncRoute } from './sync';
 import type { UploadsContext, UploadsOptions } from './uploads/context';
@@ -40,8 +46,10 @@ const optionsSchema = Joi.object({
 }).unknown();
 
 /**
- * The desktop messaging client's API: GET /me, the resumable uploads of attachments (tus, uploads/), the offline
- * outbox and its conflicts, sync and the recovery stream. Each route declares the token scope it needs.
+ * The desktop messaging client's API over the messaging services (lib/messaging/): the device's user,
+ * conversations and their members, messages, the people of the family and blocks, the resumable uploads of
+ * attachments (tus, uploads/), the offline outbox and its conflicts, sync and the recovery stream. Each route
+ * declares the token scope it needs.
  */
 export const messagingPlugin: Plugin<MessagingOptions> = {
     name: 'messaging',
@@ -59,13 +67,20 @@ export const messagingPlugin: Plugin<MessagingOptions> = {
             path: '/me',
             options: {
                 auth: routeGroup,
-                plugins: { gateway: { scope: 'profile' } },
+                plugins: { gateway: { scope: 'profile' }, docs: meResponse },
+                tags: ['api', 'devices'],
                 description: 'The user, family and device a device token speaks for'
             },
             handler: me
         });
         server.route(uploadRoutes(context, routeGroup));
-        server.route(withBodyChecks([...outboxRoutes(routeGroup, server.realm.modifiers.route.prefix ?? ''), ...conflictRoutes(routeGroup)]));
+        server.route(withBodyChecks([
+            ...conversationRoutes(routeDeclaration(routeGroup, 'conversations')),
+            ...messageRoutes(routeDeclaration(routeGroup, 'messages')),
+            ...blockRoutes(routeDeclaration(routeGroup, 'people and blocks')),
+            ...outboxRoutes(routeGroup, server.realm.modifiers.route.prefix ?? ''),
+            ...conflictRoutes(routeGroup)
+        ]));
         server.route(syncRoute(routeGroup, messaging));
 
         const { hub, route } = recoveryStream({ routeGroup, context: messaging, authEpoch, reverify: (request) => server.plugins.gateway.reverify(request), log: options.log });
@@ -81,7 +96,11 @@ export const messagingPlugin: Plugin<MessagingOptions> = {
         }
 
         server.expose('deleteExpiredUploads' satisfies keyof MessagingApi, () => deleteExpiredUploads(context));
-        const cleanups = [expiredUploadsCleanup(context), messagingChangesCleanup(messaging, options.log)];
+        const cleanups = [
+            expiredUploadsCleanup(context),
+            messagingIdempotencyCleanup(options.models, options.policyStore, options.log),
+            messagingChangesCleanup(messaging, options.log)
+        ];
         // Only while the server runs (not in the CLI); stopped before the database closes.
         server.ext('onPostStart', () => cleanups.forEach((cleanup) => cleanup.start()));
         server.ext('onPreStop', () => cleanups.forEach((cleanup) => cleanup.stop()));

@@ -3,6 +3,7 @@ import type { RateLimitStore } from '../../gateway/rate-limit/types';
 import type { AccountsContext } from '../../lib/accounts/context';
 import type { Log } from '../../lib/logger';
 import type { MessagingContext } from '../../lib/messaging/context';
+import type { UploadFiles } from '../../lib/storage/upload-files';
 import type { Models } from '../../models';
 
 /** The keys two-factor sign-in works with, derived from the master secret by the deployment. */
@@ -20,6 +21,8 @@ export interface SiteContext {
     accounts: AccountsContext;
     /** The messaging services the /messages pages call. */
     messaging: MessagingContext;
+    /** The messaging uploads' bytes: the compose form's files and the attachments it serves. */
+    uploadFiles: UploadFiles;
     policies: () => Policies;
     /** The gateway's rate-limit store, reused for sign-in throttling. */
     rateLimits: RateLimitStore;

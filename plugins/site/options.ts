@@ -13,6 +13,7 @@ export const siteOptionsSchema = Joi.object({
     models: Joi.object().required(),
     accounts: Joi.object().required(),
     messaging: Joi.object().required(),
+    uploadFiles: Joi.object().required(),
     policies: Joi.function().required(),
     rateLimits: Joi.object().required(),
     twoFactorKeys: Joi.object({

@@ -33,6 +33,8 @@ const errorPages: Record<number, { title: string; message: string }> = {
     400: { title: 'Bad request', message: 'The form could not be read. Go back, check it and try again.' },
     403: { title: 'Not allowed', message: 'Your account cannot open this page or send this form, or the form was out of date: go back, reload the page and try again.' },
     404: { title: 'Not found', message: 'There is nothing here, or nothing you can see.' },
+    // A body over the route's limit, refused before it is read: the message's files together were too large.
+    413: { title: 'Too large', message: 'What you sent is larger than this form takes: go back, attach fewer or smaller files, and send it again.' },
     429: { title: 'Too many requests', message: 'Wait a minute, then try again.' },
     // The database did not answer (lib/service-unavailable.ts): not a fault to report.
     503: { title: 'Briefly unavailable', message: 'The service cannot reach its database just now. Try again in a few seconds.' }

@@ -12,14 +12,15 @@ import { createGroup, startDirectConversation } from '../../lib/messaging/conver
 import { sendMessage } from '../../lib/messaging/messages';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium';
 import { testServer } from '../helpers/server';
+import { sampleFile } from '../plugins/files/fixtures';
 import { siteAccount } from '../plugins/site/client';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
 
 /*
- * /messages in real Chromium: a member signs in, finds the conversation waiting with its unread count, answers,
- * edits the answer, and the other person sees it; once with JavaScript off, since the pages must not need it.
+ * /messages in real Chromium: a member signs in, finds the conversation waiting with its unread count, answers
+ * with a file (downloaded again through its link), edits the answer, and the other person sees it; once with JavaScript off, since the pages must not need it.
  * Screenshots go to test/artifacts/, beside the other browser tests'.
  */
 
@@ -97,8 +98,14 @@ describe('/messages in Chromium', { skip: !chromiumAvailable, timeout: 120_000 }
             expect(await page.textContent('[data-testid="unread-total"]')).to.contain('1');      // the group's, still unread
 
             await page.fill('#compose textarea[name="body"]', 'Yes, in the attic! I scanned them last night.');
+            const scan = sampleFile('png', 2000);
+            await page.setInputFiles('#compose input[name="files"]', { name: 'wedding 1956.png', mimeType: 'image/png', buffer: scan });
             await page.click('button:has-text("Send")');
             await page.waitForSelector('.message-own >> text=Yes, in the attic! I scanned them last night.');
+            // The file is a link that downloads it, under its name, with its bytes.
+            const [download] = await Promise.all([page.waitForEvent('download'), page.click('.message-own a:has-text("wedding 1956.png")')]);
+            expect(download.suggestedFilename()).to.equal('wedding 1956.png');
+            expect(Fs.readFileSync((await download.path())!).equals(scan)).to.be.true();
 
             const mine = page.locator('.message-own').last();
             await mine.locator('summary:has-text("Edit")').click();

@@ -10,7 +10,7 @@ import { createFamily, enableApi, suspendFamily } from '../../lib/accounts/famil
 import { createApiKey } from '../../lib/accounts/api-keys';
 import { projectRoot } from '../../lib/config';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium';
-import { testServer } from '../helpers/server';
+import { testServer, testVariant } from '../helpers/server';
 import { scriptedResolver } from '../plugins/webhooks/helpers/setup';
 import { appCode, siteAccount } from '../plugins/site/client';
 import { deviceAsking, poll, stillConnected } from '../plugins/site/device-client';
@@ -21,10 +21,11 @@ const { describe, it, before, after } = lab;
 /*
  * The hosted site in real Chromium (Debian's, installed by .ci/run): what a family
  * manager and a super-admin do, clicked through as they would, with the API answering
- * the key the page showed. Screenshots of the main pages go to test/artifacts/.
+ * the key the page showed. Screenshots of the main pages go to test/artifacts/<variant>/
+ * (the variants run at once).
  */
 
-const artifacts = Path.join(projectRoot, 'test', 'artifacts');
+const artifacts = Path.join(projectRoot, 'test', 'artifacts', testVariant);
 
 describe('hosted site in Chromium', { skip: !chromiumAvailable, timeout: 120_000 }, () => {
 

@@ -21,19 +21,27 @@ function nginxBytes(size: string): number {
 
 describe('deploy/nginx.conf', () => {
 
-    it('lets through the largest upload body the service accepts, so the service answers too_large itself', async () => {
+    it('lets through the largest upload body the service accepts, and the largest compose form of the site, so the service answers too large itself', async () => {
 
         const conf = Fs.readFileSync(Path.join(projectRoot, 'deploy', 'nginx.conf'), 'utf8');
-        const limits = [...conf.matchAll(/^\s*client_max_body_size\s+(\S+);/gm)].map(([, size]) => nginxBytes(size));
-        expect(limits).to.have.length(1);
+        const block = /^server \{([^]*)^\}/m.exec(conf)![1];
+        const limitsIn = (text: string) => [...text.matchAll(/^\s*client_max_body_size\s+(\S+);/gm)].map(([, size]) => nginxBytes(size));
+        const serverLimits = limitsIn(block.replace(/^\s*location [^{]*\{[^}]*\}/gm, ''));
+        expect(serverLimits).to.have.length(1);
+        const composeLimits = limitsIn(/^\s*location ~ \^\/messages\/cnv_[^{]*\{([^}]*)\}/m.exec(block)![1]);
+        expect(composeLimits).to.have.length(1);
+        expect(limitsIn(conf)).to.have.length(2);
 
         const server = await testServer();
         try {
             for (const resource of ['gallery', 'documents']) {
                 // The shipped plans' largest file (25 MiB) base64-encoded in JSON: a third more.
                 const routeLimit = server.match('POST', `/api/v1/${resource}`)!.settings.payload!.maxBytes!;
-                expect(limits[0]).to.be.at.least(routeLimit);
+                expect(serverLimits[0]).to.be.at.least(routeLimit);
             }
+
+            // Three of the shipped plans' largest attachment (25 MiB) and the text.
+            expect(composeLimits[0]).to.be.at.least(server.match('POST', '/messages/cnv_00000000000000000000')!.settings.payload!.maxBytes!);
         }
         finally {
             await server.stop();

@@ -1,23 +1,15 @@
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
 
-import { exchangeDeviceCode } from '../../lib/accounts/device-flow';
-import { approveDeviceRequest } from '../../lib/accounts/devices';
 import { recordId } from '../../lib/ids';
 import type { OutboxItem } from '../../lib/messaging/conflicts';
 import type { User } from '../../models/user';
-import { desktopClient, deviceRequest } from './devices';
+import { connectedDevice } from './devices';
 import { messagingFamily } from './messaging';
 
-/**
- * A connected device of `user`: its access token. Asked, approved and exchanged through the account services, not
- * the OAuth endpoints, whose limit per address every test file shares through Redis.
- */
+/** A connected device of `user` (connectedDevice()): its access token. */
 export async function deviceToken(server: Server, user: User, scope?: string): Promise<string> {
 
-    const accounts = server.app.services.accounts;
-    const asked = await deviceRequest(server, { scope });
-    await approveDeviceRequest(accounts, asked.userCode, user);
-    return (await exchangeDeviceCode(accounts, { clientId: desktopClient, deviceCode: asked.deviceCode })).access_token;
+    return (await connectedDevice(server, user, { scope })).access_token;
 }
 
 /** A request of the messaging API with a device's access token. */

@@ -1,5 +1,4 @@
 import Crypto from 'crypto';
-import Net from 'net';
 import { setTimeout as sleep } from 'timers/promises';
 
 import { expect } from '@hapi/code';
@@ -8,6 +7,7 @@ import { createClient } from 'redis';
 
 import { connectRedis, type RedisClient } from '../../lib/redis';
 import { RedisChannel } from '../../lib/redis-channel';
+import { freePort } from '../helpers/ports';
 import { testRedisUrl } from '../helpers/server';
 import { until } from '../plugins/stream/client';
 
@@ -15,16 +15,6 @@ export const lab = Lab.script();
 const { describe, it, before, after } = lab;
 
 const ignore = () => undefined;
-
-/** A port of 127.0.0.1 where nothing listens. */
-async function unusedPort(): Promise<number> {
-
-    const server = Net.createServer().listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const { port } = server.address() as Net.AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    return port;
-}
 
 /** The sockets and timers this process holds, by kind. */
 function socketsAndTimers(): string[] {
@@ -37,7 +27,7 @@ describe('RedisChannel', () => {
     it('close() stops a subscriber that cannot connect, and the pending listen() fails instead of waiting for ever', { timeout: 5000 }, async () => {
 
         // Retrying for ever, as connectRedis()'s client (and so its duplicates) does once connected.
-        const client = createClient({ url: `redis://127.0.0.1:${await unusedPort()}`, socket: { reconnectStrategy: () => 50 } });
+        const client = createClient({ url: `redis://127.0.0.1:${await freePort()}`, socket: { reconnectStrategy: () => 50 } });
         const held = socketsAndTimers();
         const channel = new RedisChannel(client, 'fr-test-unreachable', ignore, { message: ignore, reconnected: ignore });
         const listening = channel.listen();

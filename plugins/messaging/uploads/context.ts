@@ -6,6 +6,7 @@ import type { PolicyStore } from '../../../gateway/policies/policy-store';
 import type { Policies } from '../../../gateway/policies/policy-file';
 import type { RunInTransaction } from '../../../lib/database';
 import type { Log } from '../../../lib/logger';
+import type { UploadOwner as LibUploadOwner } from '../../../lib/messaging/upload-files';
 import type { RedisClient } from '../../../lib/redis';
 import type { UploadFiles } from '../../../lib/storage/upload-files';
 import type { Models } from '../../../models';
@@ -32,10 +33,7 @@ export interface UploadsContext extends UploadsOptions {
 }
 
 /** Whose request it is: the user, their family (and its plan) and the device. */
-export interface UploadOwner {
-    familyLongId: string;
-    plan: string;
-    userId: string;
+export interface UploadOwner extends LibUploadOwner {
     grantId: string;
 }
 

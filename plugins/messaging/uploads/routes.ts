@@ -10,8 +10,8 @@ import { principalOf } from '../../../gateway/principal';
 import { attachmentPolicy } from '../../../lib/accounts/messaging-policy';
 import { apiError, type ErrorCode } from '../../../lib/errors';
 import { recordId } from '../../../lib/ids';
+import { attachmentSizeRefusal } from '../../../lib/messaging/upload-files';
 import { withBodyChecks } from '../../../lib/request-bodies';
-import { bytes } from '../../../lib/storage-quota';
 import { uploadRequests, type UploadOwner, type UploadRequest, type UploadsContext } from './context';
 import { finishUpload } from './finish';
 import { RedisUploadLocker } from './redis-locker';
@@ -82,11 +82,9 @@ async function ownUpload(context: UploadsContext, owner: UploadOwner, id: string
 /** 413 too_large for an Upload-Length over what the plan's attachments may be, before the tus server creates anything. */
 function assertAttachmentSize(context: UploadsContext, owner: UploadOwner, request: Request): void {
 
-    const length = Number(request.headers['upload-length']);
-    const { max_file_bytes: limit } = attachmentPolicy(context.policies().messaging, owner.plan);
-    if (length > limit) {
-        const label = context.policies().plans.get(owner.plan)!.label;
-        throw apiError(413, 'too_large', limit === 0 ? `Messages on the ${label} plan carry no attachments.` : `The file is ${bytes(length)}; messages on the ${label} plan carry files up to ${bytes(limit)}.`);
+    const refusal = attachmentSizeRefusal(context.policies(), owner.plan, Number(request.headers['upload-length']));
+    if (refusal) {
+        throw apiError(413, 'too_large', refusal);
     }
 }
 

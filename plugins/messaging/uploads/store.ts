@@ -1,19 +1,16 @@
-import Path from 'path';
 import type { Readable } from 'stream';
 
-import type Boom from '@hapi/boom';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
 
-import { apiError } from '../../../lib/errors';
-import { cutToFit, fileNameBytes, withoutInvisibles } from '../../../lib/file-name-text';
+import { apiError, ServiceError } from '../../../lib/errors';
+import { attachmentFileName, createUpload, declaredFileType, removeUpload } from '../../../lib/messaging/upload-files';
 import { isUnstorableText } from '../../../lib/storable-text';
-import { assertWithinQuota, lockFamilyStorage, storageUsed } from '../../../lib/storage-quota';
 import { currentUploadRequest, refused, type UploadsContext } from './context';
 import { deleteExpiredUploads } from './expiry';
 
 const minutes = (count: number) => count * 60_000;
 
-/** The name an attachment is shown under: Upload-Metadata `filename` without any path or invisible characters, cut to fit; `attachment` when none is left. */
+/** The name an attachment is shown under: Upload-Metadata `filename`, made safe (attachmentFileName). */
 function fileNameOf(metadata: Upload['metadata']): string {
 
     const named = metadata?.filename ?? '';
@@ -21,14 +18,7 @@ function fileNameOf(metadata: Upload['metadata']): string {
         throw refused(apiError(400, 'invalid_request', 'Upload-Metadata filename is not text: send the name as UTF-8, base64-encoded.'));
     }
 
-    return cutToFit(withoutInvisibles(Path.win32.basename(named)).trim(), 255, fileNameBytes) || 'attachment';
-}
-
-/** Upload-Metadata `filetype`, kept as the client's word (never trusted: the content decides). */
-function declaredTypeOf(metadata: Upload['metadata']): string | null {
-
-    const declared = metadata?.filetype?.trim();
-    return declared && !isUnstorableText(declared) ? cutToFit(declared, 255, 255) : null;
+    return attachmentFileName(named);
 }
 
 /**
@@ -49,38 +39,19 @@ export class MessagingUploadStore extends DataStore {
     override async create(upload: Upload): Promise<Upload> {
 
         const { owner } = currentUploadRequest();
-        const { models, files } = this.context;
-        const plan = this.context.policies().plans.get(owner.plan)!;
-        const fileName = fileNameOf(upload.metadata);
         const createdAt = new Date();
-        await files.create(upload.id);
         try {
-            await this.context.transaction(async (transaction) => {
-
-                await lockFamilyStorage(models, owner.familyLongId, transaction);
-                try {
-                    assertWithinQuota(plan, await storageUsed(models, owner.familyLongId, transaction), upload.size!);
-                }
-                catch (error) {
-                    throw refused(error as Boom.Boom);
-                }
-
-                await models.MessagingUpload.create({
-                    id: upload.id,
-                    family_long_id: owner.familyLongId,
-                    user_id: owner.userId,
-                    grant_id: owner.grantId,
-                    file_name: fileName,
-                    declared_type: declaredTypeOf(upload.metadata),
-                    length_bytes: upload.size!,
-                    expires_at: new Date(createdAt.getTime() + this.getExpiration()),
-                    created_at: createdAt
-                }, { transaction });
+            await createUpload(this.context, owner, {
+                id: upload.id,
+                fileName: fileNameOf(upload.metadata),
+                declaredType: declaredFileType(upload.metadata?.filetype),
+                lengthBytes: upload.size!,
+                createdAt,
+                expiresAt: new Date(createdAt.getTime() + this.getExpiration())
             });
         }
         catch (error) {
-            await files.remove(upload.id);
-            throw error;
+            throw error instanceof ServiceError ? refused(apiError(error.statusCode, error.code, error.message)) : error;
         }
 
         upload.creation_date = createdAt.toISOString();
@@ -133,8 +104,7 @@ export class MessagingUploadStore extends DataStore {
 
     override async remove(id: string): Promise<void> {
 
-        await this.context.models.MessagingUpload.destroy({ where: { id } });
-        await this.context.files.remove(id);
+        await removeUpload(this.context, id);
     }
 
     override deleteExpired(): Promise<number> {

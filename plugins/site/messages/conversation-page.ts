@@ -8,6 +8,7 @@ import { utf16UnitsFor } from '../../../lib/text-length';
 import type { Message } from '../../../models/message';
 import type { SiteContext } from '../context';
 import { isolated } from '../isolated';
+import { composeFiles } from './attachments';
 import { conversationTitle } from './list-page';
 import { familyPeople, nameOf } from './people';
 
@@ -44,11 +45,12 @@ export async function conversationPage(context: SiteContext, h: ResponseToolkit,
     form: ConversationForm = {}): Promise<ResponseObject> {
 
     const view = await getConversation(context.messaging, actor, conversationId);
-    const [history, people, blocked, membership] = await Promise.all([
+    const [history, people, blocked, membership, family] = await Promise.all([
         messageHistory(context.messaging, actor, conversationId, { cursor: form.cursor }),
         familyPeople(context.models, actor.familyLongId),
         blockedBy(context.models, actor.userId),
-        context.models.ConversationMember.findOne({ where: { conversation_id: conversationId, user_id: actor.userId }, attributes: ['last_read_at'] })
+        context.models.ConversationMember.findOne({ where: { conversation_id: conversationId, user_id: actor.userId }, attributes: ['last_read_at'] }),
+        context.models.Family.findByPk(actor.familyLongId, { attributes: ['plan'] })
     ]);
     const { conversation } = view;
     const isGroup = conversation.kind === 'group';
@@ -76,6 +78,7 @@ export async function conversationPage(context: SiteContext, h: ResponseToolkit,
         blockNotice: block && blockWords[block],
         bodyMaxlength: utf16UnitsFor(policy.message_max_characters),
         draft: form.draft,
+        files: composeFiles(context.policies(), family!.plan),
         stale: stale && { ...messageView(people, actor, stale.message), draft: stale.draft ?? stale.message.body, deleting: stale.deleting },
         error: form.error
     }).code(form.statusCode ?? 200);

@@ -3,7 +3,7 @@ import Joi from 'joi';
 
 import { blockUser, unblockUser } from '../../../lib/messaging/blocks';
 import { addGroupMember, createGroup, markRead, removeGroupMember, startDirectConversation } from '../../../lib/messaging/conversations';
-import { deleteMessage, editMessage, sendMessage, StaleRevisionError } from '../../../lib/messaging/messages';
+import { deleteMessage, editMessage, StaleRevisionError } from '../../../lib/messaging/messages';
 import { storableText } from '../../../lib/storable-text';
 import { stringOfAtMost, utf16UnitsFor } from '../../../lib/text-length';
 import type { Message } from '../../../models/message';
@@ -12,6 +12,7 @@ import { formAction, redirectWithNotice } from '../form-action';
 import { found, idParam, ticks, type Refusal } from '../forms';
 import { signedInPage } from '../route-auth';
 import { actorOf, messagingGate } from './actor';
+import { composePayload, filesField, sendWithFiles, serveAttachment } from './attachments';
 import { conflictRoutes } from './conflict-routes';
 import { conversationPage } from './conversation-page';
 import { listPage } from './list-page';
@@ -161,12 +162,21 @@ export function messageRoutes(context: SiteContext): ServerRoute[] {
             method: 'POST',
             path: '/messages/{conversationId}',
             options: page({
-                validate: { params: Joi.object(conversationParams), payload: Joi.object({ body: messageText }) },
+                payload: composePayload(context.policies()),
+                validate: { params: Joi.object(conversationParams), payload: Joi.object({ body: messageText, files: filesField }) },
                 handler: formAction(models, {
-                    run: (request) => sendMessage(messaging, actorOf(request), conversationIdOf(request), { body: (request.payload as { body: string }).body }),
+                    run: (request) => sendWithFiles(context, request),
                     refused: sendRefused,
                     answer: (request, h, message) => h.redirect(`${back(request)}#${message.id}`)
                 })
+            })
+        },
+        {
+            method: 'GET',
+            path: '/messages/{conversationId}/files/{uploadId}',
+            options: page({
+                validate: { params: Joi.object({ ...conversationParams, uploadId: idParam }) },
+                handler: (request, h) => serveAttachment(context, request, h)
             })
         },
         {

@@ -17,7 +17,7 @@ describe('policies/messaging.yaml: attachments and uploads', () => {
         const { messaging } = loadServicePolicies(Path.join(projectRoot, 'policies'));
         expect(attachmentPolicy(messaging, 'lite')).to.equal({ name: 'lite', media_types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'], max_file_bytes: 5 * 2 ** 20 });
         expect(attachmentPolicy(messaging, 'max').max_file_bytes).to.equal(25 * 2 ** 20);
-        expect(messaging.uploads).to.equal({ expire_after_minutes: 1440, unattached_minutes: 1440, cleanup_schedule: '0 */10 * * * *' });
+        expect(messaging.uploads).to.equal({ expire_after_minutes: 1440, unattached_minutes: 1440, cleanup_schedule: '0 */10 * * * *', form_max_files: 3 });
         expect(messaging.clients[0].default_scopes).to.include('files:write');
     });
 

@@ -48,7 +48,7 @@ const outsideReference: { reason: string; holds: (route: RequestRoute) => boolea
     { reason: 'health probes, for load balancers and orchestrators', holds: (route) => ['/healthz', '/readyz'].includes(route.path) },
     {
         reason: 'connected devices\' OAuth endpoints and messaging API, not the family API: docs/devices.md',
-        holds: (route) => /^\/(oauth|messaging)\/|^\/\.well-known\/oauth-authorization-server$/.test(route.path)
+        holds: (route) => /^\/(oauth|messaging)\/|^\/\.well-known\/oauth-authorization-server$|^\/docs\/messaging\//.test(route.path)
     }
 ];
 

@@ -8,6 +8,8 @@ export interface PageAnswer {
     location: string | null;
     headers: Headers;
     text: string;
+    /** The answer's bytes, for a download that is no text. */
+    bytes: Buffer;
 }
 
 /**
@@ -31,6 +33,27 @@ export class HttpBrowser {
         return this.send('POST', path, { ...crumb, ...form });
     }
 
+    /** Sends a form as `multipart/form-data`, as a form with a file input does: its fields, each file with a name and a type, and the CSRF token unless told not to. */
+    postMultipart(path: string, form: Form, files: { field: string; name: string; type?: string; bytes: Buffer }[], options: { crumb?: boolean } = {}): Promise<PageAnswer> {
+
+        const body = new FormData();
+        if (options.crumb !== false) {
+            body.append('crumb', this.cookies.get('crumb') ?? '');
+        }
+
+        for (const [name, value] of Object.entries(form)) {
+            for (const each of Array.isArray(value) ? value : [value]) {
+                body.append(name, String(each));
+            }
+        }
+
+        for (const file of files) {
+            body.append(file.field, new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
+        }
+
+        return this.send('POST', path, body);
+    }
+
     /** Signs in as a person does: the sign-in page first (its CSRF cookie), then the form. */
     async signIn(email: string, password: string): Promise<this> {
 
@@ -43,19 +66,23 @@ export class HttpBrowser {
         return this;
     }
 
-    private async send(method: string, path: string, form?: Form): Promise<PageAnswer> {
+    private async send(method: string, path: string, form?: Form | FormData): Promise<PageAnswer> {
 
         const headers: Record<string, string> = {};
         if (this.cookies.size > 0) {
             headers.cookie = cookieHeader(this.cookies);
         }
 
-        if (form) {
+        const multipart = form instanceof FormData;
+        if (form && !multipart) {
             headers['content-type'] = 'application/x-www-form-urlencoded';
         }
 
-        const response = await fetch(`${this.server.info.uri}${path}`, { method, headers, body: form && formBody(form), redirect: 'manual' });
+        // fetch writes a FormData's multipart body and its Content-Type (with the boundary) itself.
+        const body = multipart ? form : form && formBody(form);
+        const response = await fetch(`${this.server.info.uri}${path}`, { method, headers, body, redirect: 'manual' });
         keepCookies(this.cookies, response.headers.getSetCookie());
-        return { status: response.status, location: response.headers.get('location'), headers: response.headers, text: await response.text() };
+        const bytes = Buffer.from(await response.arrayBuffer());
+        return { status: response.status, location: response.headers.get('location'), headers: response.headers, text: bytes.toString('utf8'), bytes };
     }
 }

@@ -396,7 +396,7 @@ describe(`the /messages pages over HTTP on ${testVariant}`, () => {
         expect((await manager.browser.post(`/messages/conflicts/${never.id}/discard`, { revision: String(never.revision + 1) })).status).to.equal(409);
     });
 
-    it('pages the history: the newest page first, "Older messages" with the cursor, and shows attachments read-only', async () => {
+    it('pages the history: the newest page first, "Older messages" with the cursor, and shows a message\'s files as links', async () => {
 
         const [manager, zoe] = await family(2);
         const id = await direct(manager, zoe);
@@ -417,7 +417,7 @@ describe(`the /messages pages over HTTP on ${testVariant}`, () => {
         expect(messageIdsOn(older.text)).to.equal([first.id]);
         expect(older.text).to.not.contain('Older messages');
         expect(older.text).to.contain('Newest messages');
-        expect(older.text).to.contain('hochzeit-1956.png');
+        expect(older.text).to.contain(`href="/messages/${id}/files/upl_1" dir="auto" data-upload-id="upl_1">hochzeit-1956.png</a>`);
         expect(older.text).to.contain('image/png · 2.3 MB');
 
         expect((await manager.browser.get(`/messages/${id}?cursor=nonsense`)).status).to.equal(400);
