@@ -10,22 +10,19 @@
  * Target: p99 under 250 ms until a change has reached every stream.
  */
 import ChildProcess from 'child_process';
-import Crypto from 'crypto';
-import { once } from 'events';
 import Path from 'path';
 
 import type { Server } from '@hapi/hapi';
 
 import { createApiKey } from '../lib/accounts/api-keys';
 import type { ChangeBatch } from '../lib/change-bus';
-import { redisAnswers } from '../test/helpers/scratch-services';
 import { allOperations, allResources, familyWithKey } from '../test/helpers/server';
+import { fanOutLatencies, onPostgresAndRedis, printFanOutTable, printFanOutVerdicts, type FanOutResult } from './lib/fanout';
 import { collectGarbage } from './lib/memory';
-import { scratchPostgres } from './lib/postgres';
-import { printMachine, printTable, printTargets } from './lib/report';
+import { printMachine } from './lib/report';
 import { runScript } from './lib/run';
 import { benchDeployment } from './lib/servers';
-import { wallClockMs, type ClientsCommand, type ClientsMessage } from './lib/sse-protocol';
+import { clientsMessage, settledArrivals, wallClockMs, type ClientsCommand } from './lib/sse-protocol';
 
 const streamCount = Number(process.env.BENCH_SSE_STREAMS ?? 2000);
 const changeCount = Number(process.env.BENCH_SSE_CHANGES ?? 50);
@@ -41,21 +38,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Memory { rss: number; heapUsed: number }
 
-interface Result {
-    scenario: string;
-    openSeconds: number;
-    /** Milliseconds from commit to arrival, one per change and stream. */
-    deliveries: number[];
-    /** Milliseconds from commit to arrival on the last stream, one per change. */
-    everyStream: number[];
-    missing: number;
+interface Result extends FanOutResult {
     memory: { idle: Memory; open: Memory; after: Memory };
-}
-
-function percentile(values: number[], p: number): number {
-
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.max(0, Math.ceil(p / 100 * sorted.length) - 1)];
 }
 
 function memory(): Memory {
@@ -76,21 +60,6 @@ async function streamKeys(server: Server, familyLongId: string, firstKey: string
     }
 
     return Array.from({ length: streamCount }, (_, index) => keys[Math.floor(index / perKey)]);
-}
-
-/** The clients' next message of `kind`; a failure in the child fails the run. */
-async function clientsMessage<K extends ClientsMessage['kind']>(clients: ChildProcess.ChildProcess, kind: K): Promise<Extract<ClientsMessage, { kind: K }>> {
-
-    for (;;) {
-        const [message] = await once(clients, 'message') as [ClientsMessage];
-        if (message.kind === 'failed') {
-            throw new Error(`SSE clients: ${message.error}`);
-        }
-
-        if (message.kind === kind) {
-            return message as Extract<ClientsMessage, { kind: K }>;
-        }
-    }
 }
 
 async function fanOut(scenario: string, env: Record<string, string>): Promise<Result> {
@@ -136,25 +105,8 @@ async function fanOut(scenario: string, env: Record<string, string>): Promise<Re
             await sleep(intervalMs);
         }
 
-        let arrivals: Record<string, number[]> = {};
-        const complete = () => [...committedAt.keys()].every((id) => arrivals[id]?.length === streamCount);
-        for (const deadline = Date.now() + settleTimeoutMs; !complete() && Date.now() < deadline; await sleep(200)) {
-            clients.send({ kind: 'report' } satisfies ClientsCommand);
-            arrivals = (await clientsMessage(clients, 'arrivals')).arrivals;
-        }
-
-        const deliveries: number[] = [];
-        const everyStream: number[] = [];
-        let missing = 0;
-        for (const [id, committed] of committedAt) {
-            const times = arrivals[id] ?? [];
-            missing += streamCount - times.length;
-            const latencies = times.map((at) => at - committed);
-            deliveries.push(...latencies);
-            everyStream.push(percentile(latencies, 100));
-        }
-
-        return { scenario, openSeconds, deliveries, everyStream, missing, memory: { idle, open: opened, after: memory() } };
+        const arrivals = await settledArrivals(clients, [...committedAt.keys()], streamCount, settleTimeoutMs);
+        return { scenario, openSeconds, ...fanOutLatencies(committedAt, arrivals, streamCount), memory: { idle, open: opened, after: memory() } };
     }
     finally {
         clients.kill();
@@ -168,49 +120,18 @@ async function sseFanout(): Promise<void> {
     process.stdout.write('SSE clients in a child process (raw HTTP, one socket per stream); times from the commit, on this machine\'s clock.\n');
 
     const results: Result[] = [await fanOut('sqlite, in-process bus', {})];
-    const postgres = await scratchPostgres();
-    try {
-        if (postgres && await redisAnswers(redisUrl)) {
-            results.push(await fanOut('postgresql, redis bus', { DATABASE_URL: postgres.url, REDIS_URL: redisUrl, REDIS_PREFIX: `fr-bench-${Crypto.randomBytes(4).toString('hex')}:` }));
-        }
-        else {
-            process.stdout.write('PostgreSQL or Redis does not answer on 127.0.0.1: SQLite with the in-process bus only.\n');
-        }
-    }
-    finally {
-        await postgres?.drop();
-    }
+    const onPostgres = await onPostgresAndRedis(redisUrl, (env) => fanOut('postgresql, redis bus', env));
+    results.push(...onPostgres ? [onPostgres] : []);
 
-    const ms = (value: number) => value.toFixed(1);
-    process.stdout.write('\n');
-    printTable([
-        ['scenario', 'open s', 'deliveries', 'p50 ms', 'p99 ms', 'max ms', 'every stream p50 ms', 'every stream p99 ms', 'missing', 'RSS MB idle → open → after', 'heap MB idle → open', 'heap KB per stream'],
-        ...results.map((result) => [
-            result.scenario,
-            result.openSeconds.toFixed(1),
-            String(result.deliveries.length),
-            ms(percentile(result.deliveries, 50)),
-            ms(percentile(result.deliveries, 99)),
-            ms(percentile(result.deliveries, 100)),
-            ms(percentile(result.everyStream, 50)),
-            ms(percentile(result.everyStream, 99)),
-            String(result.missing),
+    printFanOutTable(results, {
+        headers: ['RSS MB idle → open → after', 'heap MB idle → open', 'heap KB per stream'],
+        cells: (result) => [
             `${megabytes(result.memory.idle.rss)} → ${megabytes(result.memory.open.rss)} → ${megabytes(result.memory.after.rss)}`,
             `${megabytes(result.memory.idle.heapUsed)} → ${megabytes(result.memory.open.heapUsed)}`,
             ((result.memory.open.heapUsed - result.memory.idle.heapUsed) / 1024 / streamCount).toFixed(0)
-        ])
-    ]);
-
-    printTargets(results.map((result) => ({
-        target: `${result.scenario}: p99 under ${targetP99Ms} ms from commit to arrival on every one of ${streamCount} streams`,
-        measured: `p99 ${ms(percentile(result.everyStream, 99))} ms (each delivery: p99 ${ms(percentile(result.deliveries, 99))} ms)`,
-        met: percentile(result.everyStream, 99) < targetP99Ms
-    })));
-
-    for (const result of results.filter((candidate) => candidate.missing > 0)) {
-        process.stdout.write(`\nFAILED: ${result.scenario}: ${result.missing} deliveries never arrived\n`);
-        process.exitCode = 1;
-    }
+        ]
+    });
+    printFanOutVerdicts(results, results, targetP99Ms, streamCount);
 }
 
 runScript(sseFanout);

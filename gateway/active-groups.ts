@@ -1,4 +1,4 @@
-import type { Verify } from './auth-scheme';
+import type { Recheck, Verify } from './auth-scheme';
 import type { GatewayConfig, GatewayParts, RouteGroup } from './policies/gateway-file';
 import { chainOf, type ChainLink } from './policy-chain/run';
 
@@ -6,6 +6,8 @@ import { chainOf, type ChainLink } from './policy-chain/run';
 export interface ActiveGroup {
     group: RouteGroup;
     verify: Verify;
+    /** Its scheme's own check of an open request's credential, if it has one (reverify.ts). */
+    recheckCredential?: Recheck;
     /** Its enabled policies, in order. */
     chain: ChainLink[];
     /** The chain without the policies that count requests: checking an admitted request again (reverify.ts). */
@@ -18,6 +20,7 @@ export function activeGroups(config: GatewayConfig, parts: GatewayParts): Map<st
     return new Map(config.routeGroups.map((group) => [group.name, {
         group,
         verify: parts.authSchemes[group.auth.scheme].verifier(group.auth.config),
+        recheckCredential: parts.authSchemes[group.auth.scheme].rechecker?.(group.auth.config),
         chain: chainOf(group, parts.policies),
         recheck: chainOf(group, parts.policies, (policy) => policy.countsRequests === true)
     }]));

@@ -11,6 +11,14 @@ import type { Principal } from './principal';
 export type Verify = (request: Request) => Principal | Promise<Principal>;
 
 /**
+ * Checks again the credential of a request admitted earlier and still open (a stream), from the
+ * principal it gave then: resolves with the principal it speaks for now, or throws the 401 a new
+ * request would get. For a credential shorter-lived than the request it stands for (a device's
+ * access token stands for its grant).
+ */
+export type Recheck = (admitted: Principal) => Promise<Principal>;
+
+/**
  * A way of authenticating a route group's requests, named by the group's `auth.scheme` in
  * gateway.yaml. The gateway runs the group's policy chain on the principal it produces.
  */
@@ -29,5 +37,7 @@ export interface AuthScheme<Config extends object = object> {
     config: Joi.ObjectSchema<Config>;
     /** The verifier of one route group; made again when a reload of gateway.yaml brings the group a new config. */
     verifier(config: Config): Verify;
+    /** Without one, an open request is checked again as a new one would be (its verifier). */
+    rechecker?(config: Config): Recheck;
     docs: AuthSchemeDocs;
 }

@@ -48,7 +48,13 @@ async function loadPrincipal(models: Models, hash: string, now: Date): Promise<P
         return undefined;
     }
 
-    const grant = await models.DeviceGrant.findByPk(token.grant_id);
+    return grantPrincipal(models, token.grant_id, token.expires_at);
+}
+
+/** The principal of a device's grant while it stands (not revoked); `tokenExpiresAt` is the access token's that it was reached by. */
+async function grantPrincipal(models: Models, grantId: string, tokenExpiresAt: Date): Promise<Principal | undefined> {
+
+    const grant = await models.DeviceGrant.findByPk(grantId);
     if (!grant || grant.revoked_at) {
         return undefined;
     }
@@ -65,7 +71,7 @@ async function loadPrincipal(models: Models, hash: string, now: Date): Promise<P
         // A device reaches no resource of the family API: its scopes are the messaging ones (`device.scopes`).
         scopes: { resources: [], operations: [], legacyOperationsOnly: false },
         user: { id: user.id, email: user.email, disabled: Boolean(user.disabled_at) },
-        device: { grantId: grant.id, clientId: grant.client_id, deviceName: grant.device_name, scopes: grant.scopes, tokenExpiresAt: token.expires_at },
+        device: { grantId: grant.id, clientId: grant.client_id, deviceName: grant.device_name, scopes: grant.scopes, tokenExpiresAt },
         rateLimitSubjects: {
             own: { policy: 'device', subject: grant.id },
             family: { policy: 'family', subject: family.family_long_id },
@@ -74,12 +80,28 @@ async function loadPrincipal(models: Models, hash: string, now: Date): Promise<P
     };
 }
 
+/** An open request's device, checked again: its grant must stand, whether or not the access token it was opened with has expired since. */
+async function recheckGrant(models: Models, admitted: Principal): Promise<Principal> {
+
+    const principal = await grantPrincipal(models, admitted.device!.grantId, admitted.device!.tokenExpiresAt);
+    if (!principal) {
+        throw invalidToken('This device has been disconnected: connect it again.');
+    }
+
+    return principal;
+}
+
 /** The `device-token` auth scheme: `Authorization: Bearer frd_…`, an access token of a connected device. */
 export function deviceTokenScheme(options: DeviceTokenSchemeOptions): AuthScheme<DeviceTokenConfig> {
 
     return {
         config: deviceTokenConfig,
         verifier: (config) => deviceTokenVerifier(options, config),
+        // An open stream lives on past the access token it was opened with, while the device stays connected.
+        rechecker: () => {
+
+            return (admitted) => recheckGrant(options.models, admitted);
+        },
         docs: {
             securityScheme: {
                 type: 'http',

@@ -1,6 +1,6 @@
 /*
- * The clients of bench/sse-fanout.ts, in a child process of their own so that reading
- * 2,000 streams does not share the server's event loop. Opens one raw HTTP stream per
+ * The clients of bench/sse-fanout.ts and bench/messaging-fanout.ts, in a child process of their own so that reading
+ * thousands of streams does not share the server's event loop. Opens one raw HTTP stream per
  * key in `keys` (a key may appear several times), notes when each event id arrives on
  * each stream, and reports when asked. Talks to its parent over the IPC channel of
  * child_process.fork().
@@ -9,7 +9,7 @@ import Http from 'http';
 
 import { wallClockMs, type ClientsCommand, type ClientsMessage } from './sse-protocol';
 
-const EVENT_ID = /(?:^|\n)id: (\d+)\n/g;
+const EVENT_ID = /(?:^|\n)id: (\S+)\n/g;
 
 /** Arrival times by event id, one per stream that received it. */
 const arrivals = new Map<string, number[]>();

@@ -38,6 +38,9 @@ export class WatchedFiles<T> extends EventEmitter {
     protected constructor(readonly dir: string, private readonly fileNames: readonly string[], private readonly read: () => T, private readonly log: WatchedFilesLog) {
 
         super();
+        // Each part that follows reloads listens once (cron jobs, each route's stream hub while it has streams, the gateway…),
+        // more than Node's default of 10 warns about; a listener per request or stream would still go past this.
+        this.setMaxListeners(30);
         this.loadedContents = this.contents();
         this.value = read();
     }

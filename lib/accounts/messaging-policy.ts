@@ -51,6 +51,8 @@ export interface MessagingPolicy {
         max_page_size: number;
     };
     changes: { retention_days: number; cleanup_schedule: string; sync_page_size: number };
+    /** The recovery stream (GET /messaging/v1/stream). */
+    stream: { retry_ms: number; heartbeat_seconds: number; max_buffered_events: number; max_streams_per_device: number };
     /** Per plan: every plan can message; the plan decides what attachments may be. */
     attachments: { plans: AttachmentPlanPolicy[] };
     uploads: UploadsPolicy;
@@ -126,6 +128,13 @@ export const messagingPolicyFile = policyFile({
             retention_days: Joi.number().integer().min(1).max(3650).required(),
             cleanup_schedule: cronExpression.required(),
             sync_page_size: Joi.number().integer().min(10).max(5000).required()
+        }).required(),
+        stream: Joi.object<MessagingPolicy['stream'], true>({
+            retry_ms: Joi.number().integer().min(0).max(3_600_000).required(),
+            // A fraction is allowed (tests use short intervals); proxies commonly drop a connection idle for 60 s.
+            heartbeat_seconds: Joi.number().min(0.01).max(55).required(),
+            max_buffered_events: Joi.number().integer().min(1).required(),
+            max_streams_per_device: Joi.number().integer().min(1).required()
         }).required(),
         attachments: Joi.object<MessagingPolicy['attachments'], true>({
             plans: namedList(Joi.object<AttachmentPlanPolicy, true>({

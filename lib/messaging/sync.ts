@@ -1,7 +1,9 @@
 import { Op, literal, type Transaction } from 'sequelize';
 
+import type { Conversation } from '../../models/conversation';
 import type { Message } from '../../models/message';
 import type { MessagingChange } from '../../models/messaging-change';
+import type { MessagingConflict } from '../../models/messaging-conflict';
 import { ServiceError } from '../errors';
 import { blockedBy } from './access';
 import type { MessagingActor, MessagingContext } from './context';
@@ -89,47 +91,74 @@ export function visibleChanges(context: MessagingContext, actor: MessagingActor,
     });
 }
 
-/** The changes with their records as they are now, read a few queries a page (not one per change). */
-export async function withRecords(context: MessagingContext, actor: MessagingActor, changes: readonly MessagingChange[]): Promise<SyncEntry[]> {
+/** A change as withRecords reads it: a row of the log, or a change as its bus carried it. */
+export type LoggedChange = Pick<MessagingChange, 'id' | 'kind' | 'action' | 'conversation_id' | 'record_id' | 'revision' | 'occurred_at'>;
+
+/** The records some changes name, as they are now: the same whoever reads them. */
+export interface ChangedRecords {
+    messages: Map<string, Message>;
+    conversations: Map<string, Conversation>;
+    /** The member ids of each conversation in `conversations`. */
+    members: Map<string, string[]>;
+    conflicts: Map<string, MessagingConflict>;
+}
+
+/** What of the records is the reader's own: whom they blocked, and their unread counts (read only when a conversation changed). */
+export interface ReaderState {
+    blocked: ReadonlySet<string>;
+    unread: ReadonlyMap<string, number>;
+}
+
+/** The records the changes name, in a few queries (not one per change). */
+export async function changedRecords(context: MessagingContext, familyLongId: string, changes: readonly LoggedChange[]): Promise<ChangedRecords> {
 
     const idsOf = (kind: MessagingChange['kind']) => [...new Set(changes.filter((change) => change.kind === kind).map((change) => change.record_id))];
-    const messageIds = idsOf('message');
-    const conversationIds = idsOf('conversation');
-    const conflictIds = idsOf('conflict');
+    const [messageIds, conversationIds, conflictIds] = [idsOf('message'), idsOf('conversation'), idsOf('conflict')];
     const { models } = context;
-    const [messages, conversations, conflicts, blocked] = await Promise.all([
-        messageIds.length ? models.Message.findAll({ where: { id: messageIds, family_long_id: actor.familyLongId } }) : [],
-        conversationIds.length ? models.Conversation.findAll({ where: { id: conversationIds, family_long_id: actor.familyLongId } }) : [],
-        conflictIds.length ? models.MessagingConflict.findAll({ where: { id: conflictIds, user_id: actor.userId } }) : [],
-        blockedBy(models, actor.userId)
+    const [messages, conversations, conflicts] = await Promise.all([
+        messageIds.length ? models.Message.findAll({ where: { id: messageIds, family_long_id: familyLongId } }) : [],
+        conversationIds.length ? models.Conversation.findAll({ where: { id: conversationIds, family_long_id: familyLongId } }) : [],
+        conflictIds.length ? models.MessagingConflict.findAll({ where: { id: conflictIds, family_long_id: familyLongId } }) : []
     ]);
-    const [members, unread] = conversations.length ?
-        await Promise.all([membersOf(context, conversationIds), unreadCounts(context, actor)]) :
-        [new Map<string, string[]>(), new Map<string, number>()];
-    const groups = new Set(conversations.filter((conversation) => conversation.kind === 'group').map((conversation) => conversation.id));
+    const members = conversations.length ? await membersOf(context, conversations.map((conversation) => conversation.id)) : new Map<string, string[]>();
+    const byId = <T extends { id: string }>(records: T[]) => new Map(records.map((record) => [record.id, record]));
+    return { messages: byId(messages), conversations: byId(conversations), members, conflicts: byId(conflicts) };
+}
 
-    const messageById = new Map(messages.map((message) => [message.id, message]));
-    const conversationById = new Map(conversations.map((conversation) => [conversation.id, conversation]));
-    const conflictById = new Map(conflicts.map((conflict) => [conflict.id, conflict]));
-    const hiddenSender = (message: Message) => blocked.has(message.sender_id) && (groups.has(message.conversation_id) || !conversationById.has(message.conversation_id));
+/** The reader's own state for `records`. */
+async function readerState(context: MessagingContext, actor: MessagingActor, records: ChangedRecords): Promise<ReaderState> {
 
-    const recordOf = (change: MessagingChange): object | null => {
+    const [blocked, unread] = await Promise.all([
+        blockedBy(context.models, actor.userId),
+        records.conversations.size ? unreadCounts(context, actor) : new Map<string, number>()
+    ]);
+    return { blocked, unread };
+}
+
+/** The changes as the actor gets them, with their records: a blocked sender's group messages left out. */
+export function entriesOf(actor: MessagingActor, changes: readonly LoggedChange[], records: ChangedRecords, reader: ReaderState): SyncEntry[] {
+
+    const groups = new Set([...records.conversations.values()].filter((conversation) => conversation.kind === 'group').map((conversation) => conversation.id));
+    const { blocked, unread } = reader;
+    const hiddenSender = (message: Message) => blocked.has(message.sender_id) && (groups.has(message.conversation_id) || !records.conversations.has(message.conversation_id));
+
+    const recordOf = (change: LoggedChange): object | null => {
 
         switch (change.kind) {
             case 'message': {
-                const message = messageById.get(change.record_id);
+                const message = records.messages.get(change.record_id);
                 return message && !hiddenSender(message) ? messageJson(message) : null;
             }
 
             case 'conversation': {
-                const conversation = conversationById.get(change.record_id);
-                const memberIds = conversation && members.get(conversation.id);
+                const conversation = records.conversations.get(change.record_id);
+                const memberIds = conversation && records.members.get(conversation.id);
                 return conversation && memberIds?.includes(actor.userId) ? conversationJson({ conversation, memberIds, unreadCount: unread.get(conversation.id) ?? 0 }) : null;
             }
 
             case 'conflict': {
-                const conflict = conflictById.get(change.record_id);
-                return conflict ? conflictJson(conflict) : null;
+                const conflict = records.conflicts.get(change.record_id);
+                return conflict?.user_id === actor.userId ? conflictJson(conflict) : null;
             }
 
             default:
@@ -138,7 +167,7 @@ export async function withRecords(context: MessagingContext, actor: MessagingAct
     };
 
     return changes
-        .filter((change) => change.kind !== 'message' || !messageById.has(change.record_id) || !hiddenSender(messageById.get(change.record_id)!))
+        .filter((change) => change.kind !== 'message' || !records.messages.has(change.record_id) || !hiddenSender(records.messages.get(change.record_id)!))
         .map((change) => ({
             cursor: changeCursor(change),
             kind: change.kind,
@@ -149,6 +178,13 @@ export async function withRecords(context: MessagingContext, actor: MessagingAct
             occurred_at: change.occurred_at.toISOString(),
             record: recordOf(change)
         }));
+}
+
+/** The changes with their records as they are now, read a few queries a page (not one per change). */
+export async function withRecords(context: MessagingContext, actor: MessagingActor, changes: readonly LoggedChange[]): Promise<SyncEntry[]> {
+
+    const records = await changedRecords(context, actor.familyLongId, changes);
+    return entriesOf(actor, changes, records, await readerState(context, actor, records));
 }
 
 /**

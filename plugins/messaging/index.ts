@@ -1,8 +1,11 @@
 import type { Plugin } from '@hapi/hapi';
 import Joi from 'joi';
 
+import type { StreamHub } from '../../lib/event-stream/hub';
+import type { MessagingBatch } from '../../lib/messaging/changes';
 import { withBodyChecks } from '../../lib/request-bodies';
 import { blockRoutes } from './block-routes';
+import { messagingChangesCleanup } from './changes-cleanup';
 import { conflictRoutes } from './conflict-routes';
 import { conversationRoutes } from './conversation-routes';
 import { messagingIdempotencyCleanup } from './idempotency-cleanup';
@@ -11,6 +14,8 @@ import { messageRoutes } from './message-routes';
 import { outboxRoutes } from './outbox-routes';
 import { meResponse } from './response-docs';
 import { routeDeclaration } from './route-declaration';
+import { recoveryStream } from './stream';
+import { syncRoute } from './sync';
 import type { UploadsContext, UploadsOptions } from './uploads/context';
 import { deleteExpiredUploads, expiredUploadsCleanup } from './uploads/expiry';
 import { uploadRoutes } from './uploads/routes';
@@ -24,6 +29,8 @@ export interface MessagingOptions extends UploadsOptions {
 export interface MessagingApi {
     /** Removes the uploads past their expiry that no message holds; what the schedule runs. Resolves to how many. */
     deleteExpiredUploads(): Promise<number>;
+    /** The open recovery streams of the latest registration (it emits `removed` as each one lets go): for tests and the benchmark. */
+    recoveryStreams: StreamHub<MessagingBatch>;
 }
 
 declare module '@hapi/hapi' {
@@ -41,16 +48,20 @@ const optionsSchema = Joi.object({
 /**
  * The desktop messaging client's API over the messaging services (lib/messaging/): the device's user,
  * conversations and their members, messages, the people of the family and blocks, the resumable uploads of
- * attachments (tus, uploads/), the offline outbox and its conflicts. Each route declares the token scope it needs.
+ * attachments (tus, uploads/), the offline outbox and its conflicts, sync and the recovery stream. Each route
+ * declares the token scope it needs.
  */
 export const messagingPlugin: Plugin<MessagingOptions> = {
     name: 'messaging',
     multiple: true,
+    dependencies: ['gateway'],
     register(server, options) {
 
         Joi.assert(options, optionsSchema, 'messaging plugin options');
         const { routeGroup } = options;
         const context: UploadsContext = { ...options, path: `${server.realm.modifiers.route.prefix ?? ''}/uploads`, policies: () => options.policyStore.current() };
+        const { messaging, authEpoch } = server.app.services;
+        const first = !server.plugins.messaging;
         server.route({
             method: 'GET',
             path: '/me',
@@ -70,25 +81,28 @@ export const messagingPlugin: Plugin<MessagingOptions> = {
             ...outboxRoutes(routeGroup, server.realm.modifiers.route.prefix ?? ''),
             ...conflictRoutes(routeGroup)
         ]));
+        server.route(syncRoute(routeGroup, messaging));
 
-        // The clean-up serves every registration: the first one's.
-        if (server.plugins.messaging) {
+        const { hub, route } = recoveryStream({ routeGroup, context: messaging, authEpoch, reverify: (request) => server.plugins.gateway.reverify(request), log: options.log });
+        server.route(route);
+        // Open streams would hold server.stop() for its whole timeout.
+        server.ext('onPreStop', () => hub.closeAll('shutdown', 'The server is stopping: reconnect with Last-Event-ID to resume on another instance.'));
+        // As a key, not in an object: hapi would merge a copy of an object's values.
+        server.expose('recoveryStreams' satisfies keyof MessagingApi, hub);
+
+        // The clean-ups serve every registration: the first one's.
+        if (!first) {
             return;
         }
 
-        server.expose({ deleteExpiredUploads: () => deleteExpiredUploads(context) } satisfies MessagingApi);
-        const cleanup = expiredUploadsCleanup(context);
-        const keysCleanup = messagingIdempotencyCleanup(options.models, options.policyStore, options.log);
+        server.expose('deleteExpiredUploads' satisfies keyof MessagingApi, () => deleteExpiredUploads(context));
+        const cleanups = [
+            expiredUploadsCleanup(context),
+            messagingIdempotencyCleanup(options.models, options.policyStore, options.log),
+            messagingChangesCleanup(messaging, options.log)
+        ];
         // Only while the server runs (not in the CLI); stopped before the database closes.
-        server.ext('onPostStart', () => {
-
-            cleanup.start();
-            keysCleanup.start();
-        });
-        server.ext('onPreStop', () => {
-
-            cleanup.stop();
-            keysCleanup.stop();
-        });
+        server.ext('onPostStart', () => cleanups.forEach((cleanup) => cleanup.start()));
+        server.ext('onPreStop', () => cleanups.forEach((cleanup) => cleanup.stop()));
     }
 };

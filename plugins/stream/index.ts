@@ -3,12 +3,14 @@ import Joi from 'joi';
 
 import type { AuthEpoch } from '../../gateway/auth-epoch';
 import type { PolicyStore } from '../../gateway/policies/policy-store';
-import type { ChangeBus } from '../../lib/change-bus';
+import type { Principal } from '../../gateway/principal';
+import { effectiveResources } from '../../gateway/scopes';
+import type { ChangeBatch, ChangeBus } from '../../lib/change-bus';
+import { StreamHub } from '../../lib/event-stream/hub';
 import type { Log } from '../../lib/logger';
 import type { Models } from '../../models';
 import { aggregateResourceName } from '../../models/resources';
 import { ChangeLogReader } from './change-log';
-import { StreamHub } from './hub';
 import { lastEventIdSchema, openStreamHandler } from './open-stream';
 
 export interface StreamOptions {
@@ -43,6 +45,13 @@ declare module '@hapi/hapi' {
     }
 }
 
+/** What a stream carries depends on the plan and the resources in scope: when either changes, it reconnects to carry the new. */
+function sameAccess(before: Principal, now: Principal): boolean {
+
+    const resources = (credentials: Principal) => effectiveResources(credentials).sort().join(',');
+    return before.family.plan === now.family.plan && resources(before) === resources(now);
+}
+
 const notes = [
     'Server-sent events: `id: <event id>`, `event: <resource>.<action>` and `data:` the event\'s metadata as JSON, '
     + '`{"id","resource","action","record_id","family_long_id","revision","occurred_at"}`, never record contents; '
@@ -68,11 +77,14 @@ export const streamPlugin: Plugin<StreamOptions> = {
     register(server, options) {
 
         Joi.assert(options, optionsSchema, 'stream plugin options');
-        const hub = new StreamHub({
+        const hub = new StreamHub<ChangeBatch>({
+            streamName: 'change stream',
+            holderName: 'API key',
             changeBus: options.changeBus,
             authEpoch: options.authEpoch,
             policyStore: options.policyStore,
             reverify: (request) => server.plugins.gateway.reverify(request),
+            accessChanged: { changed: (before, now) => !sameAccess(before, now), message: 'This key\'s plan or scope changed: reconnect with Last-Event-ID to carry on under the new one.' },
             log: options.log
         });
 

@@ -3,13 +3,17 @@ import Joi from 'joi';
 
 import type { Policies } from '../../gateway/policies/policy-file';
 import { principalOf } from '../../gateway/principal';
+import { effectiveResources } from '../../gateway/scopes';
+import type { ChangeBatch } from '../../lib/change-bus';
+import { EventStream } from '../../lib/event-stream/event-stream';
+import type { StreamHub } from '../../lib/event-stream/hub';
+import { openEventStream } from '../../lib/event-stream/open';
 import type { Log } from '../../lib/logger';
 import type { ChangeLogReader } from './change-log';
-import { ChangeStream } from './change-stream';
-import type { StreamHub } from './hub';
+import { ChangeFeed } from './change-feed';
 
 export interface StreamContext {
-    hub: StreamHub;
+    hub: StreamHub<ChangeBatch>;
     changeLog: ChangeLogReader;
     policies: () => Policies;
     log: Log;
@@ -29,30 +33,22 @@ function lastEventIdOf(request: Request): number | undefined {
     return given ? Number(given) : undefined;
 }
 
-/** GET <prefix>/events/stream: admits the stream, decides where it starts, then answers with its body, written from then on. */
+/** GET <prefix>/events/stream: the family's change events in the key's scope, replayed after Last-Event-ID, then live. */
 export function openStreamHandler(context: StreamContext) {
 
-    return async (request: Request, h: ResponseToolkit) => {
+    return (request: Request, h: ResponseToolkit) => {
 
         const policy = context.policies().stream;
-        const stream = new ChangeStream({
-            request,
-            credentials: principalOf(request),
-            policy,
-            changeLog: context.changeLog,
-            log: context.log,
+        const credentials = principalOf(request);
+        const familyLongId = credentials.family.familyLongId;
+        const feed = new ChangeFeed({
+            changeLog: context.changeLog, familyLongId, resources: effectiveResources(credentials), retentionDays: policy.retention_days, lastEventId: lastEventIdOf(request)
+        });
+        const stream = new EventStream({
+            request, credentials, holderId: credentials.who.id, familyLongId, feed, pacing: policy, log: context.log,
             onEnd: (ended) => context.hub.remove(ended)
         });
 
-        // Listening before reading the change log: nothing committed in between is lost.
-        await context.hub.add(stream, policy.max_streams_per_key, Math.max(1, Math.ceil(policy.retry_ms / 1000)));
-        await stream.start(lastEventIdOf(request));
-
-        return h.response(stream.body)
-            .type('text/event-stream')
-            .header('Cache-Control', 'no-cache')
-            .header('Connection', 'keep-alive')
-            // nginx would otherwise hold events back in its buffer.
-            .header('X-Accel-Buffering', 'no');
+        return openEventStream(h, context.hub, stream, policy.max_streams_per_key, policy);
     };
 }

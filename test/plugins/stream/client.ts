@@ -51,15 +51,15 @@ export class RawStream {
         });
     }
 
-    /** Opens a stream; resolves with the response as soon as its headers arrive (any status). */
-    static open(server: Server, key: string, options: { headers?: Record<string, string>; query?: string } = {}): Promise<RawStream> {
+    /** Opens a stream (the change stream unless `path` says another); resolves with the response as soon as its headers arrive (any status). */
+    static open(server: Server, key: string, options: { headers?: Record<string, string>; query?: string; path?: string } = {}): Promise<RawStream> {
 
         return new Promise((resolve, reject) => {
 
             const request = Http.get({
                 host: '127.0.0.1',
                 port: server.info.port,
-                path: `/api/v1/events/stream${options.query ? `?${options.query}` : ''}`,
+                path: `${options.path ?? '/api/v1/events/stream'}${options.query ? `?${options.query}` : ''}`,
                 headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip, deflate', ...options.headers }
             }, (response) => resolve(new RawStream(response)));
 

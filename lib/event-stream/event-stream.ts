@@ -3,47 +3,81 @@ import { PassThrough } from 'stream';
 import type { Request } from '@hapi/hapi';
 
 import type { Principal } from '../../gateway/principal';
-import type { StreamPolicy } from './policy';
-import { effectiveResources } from '../../gateway/scopes';
-import type { ChangeBatch, ChangeEventData } from '../../lib/change-bus';
-import { requestLogFields, type Log } from '../../lib/logger';
-import type { ChangeLogReader } from './change-log';
+import type { ChangeBatch } from '../change-bus';
+import { requestLogFields, type Log } from '../logger';
 import { sseEvent, sseHeartbeat, sseRetry } from './sse';
 
 /** How long a closed stream's last words may wait for a client that reads no more before the connection is cut. */
 const CLOSE_GRACE_MS = 10_000;
 
-type Task = { kind: 'batch'; batch: ChangeBatch } | { kind: 'catch-up' };
+/** A batch of a change log's bus: one transaction's events, in id order. */
+export type LogBatch = ChangeBatch<{ id: number }>;
 
-export interface ChangeStreamOptions {
-    request: Request;
-    credentials: Principal;
-    policy: StreamPolicy;
-    changeLog: ChangeLogReader;
-    log: Log;
-    /** Called once, when the stream has ended, whichever side ended it. */
-    onEnd(stream: ChangeStream): void;
+/** One event of the log as this client gets it: its text, or none when the client does not see it (its id still counts as handled). */
+export interface FeedEvent {
+    id: number;
+    text?: string;
 }
 
+/** Where a stream starts. */
+export interface StartPoint {
+    /** Every event of the log up to this id counts as handled. */
+    position: number;
+    /** Written first, after the retry hint: a reset, or where the stream starts. */
+    first?: string;
+    /** Whether the events after the position must be read from the log before the live ones. */
+    catchUp: boolean;
+}
+
+/** What one stream carries, from which change log: what makes a change stream and a recovery stream differ. */
+export interface StreamFeed<Batch extends LogBatch> {
+    start(): Promise<StartPoint>;
+    /** A batch's events as this client gets them, in id order. */
+    eventsOf(batch: Batch): FeedEvent[] | Promise<FeedEvent[]>;
+    /** The log's events after `after` (up to `upTo`), in id order. */
+    replay(after: number, upTo?: number): AsyncIterable<FeedEvent>;
+}
+
+/** The pacing of a stream, from its policy. */
+export interface StreamPacing {
+    retry_ms: number;
+    heartbeat_seconds: number;
+    /** Events held for a slow reader before its stream is closed with reason `overflow`. */
+    max_buffered_events: number;
+}
+
+export interface EventStreamOptions<Batch extends LogBatch> {
+    request: Request;
+    credentials: Principal;
+    /** Whose stream it is (an API key, a device): the hub caps and rechecks streams by it. */
+    holderId: string;
+    familyLongId: string;
+    feed: StreamFeed<Batch>;
+    pacing: StreamPacing;
+    log: Log;
+    /** Called once, when the stream has ended, whichever side ended it. */
+    onEnd(stream: EventStream<Batch>): void;
+}
+
+type Task<Batch> = { kind: 'batch'; batch: Batch } | { kind: 'catch-up' };
+
 /**
- * One client's stream: its family's change events in its key's scope, in id order,
- * each once. Batches from the change bus wait in an inbox that one loop works
- * through, writing as fast as the client reads; where a batch shows that something
- * was missed, the loop reads the change log instead. When the client does not read
- * and more than the policy's max_buffered_events wait, it is closed (`overflow`) and
- * resumes from its last id.
+ * One client's server-sent events from a change log, in id order, each once. Batches
+ * from the log's bus wait in an inbox that one loop works through, writing as fast as
+ * the client reads; where a batch shows that something was missed, the loop reads the
+ * log instead. When the client does not read and more than max_buffered_events wait, it
+ * is closed (`overflow`) and resumes from its last id.
  */
-export class ChangeStream {
+export class EventStream<Batch extends LogBatch = LogBatch> {
     /** The response body. */
     readonly body = new PassThrough();
     readonly request: Request;
     readonly credentials: Principal;
-    readonly keyId: string;
+    readonly holderId: string;
     readonly familyLongId: string;
-    private readonly resources: readonly string[];
-    /** Every event of the family up to this id has been written, or was outside the scope. */
+    /** Every event of the family's log up to this id has been written, or was not for this client. */
     private position = 0;
-    private readonly inbox: Task[] = [];
+    private readonly inbox: Task<Batch>[] = [];
     private waitingEvents = 0;
     private started = false;
     private working = false;
@@ -53,13 +87,12 @@ export class ChangeStream {
     private heartbeat?: NodeJS.Timeout;
     private closeGrace?: NodeJS.Timeout;
 
-    constructor(private readonly options: ChangeStreamOptions) {
+    constructor(private readonly options: EventStreamOptions<Batch>) {
 
         this.request = options.request;
         this.credentials = options.credentials;
-        this.keyId = options.credentials.who.id;
-        this.familyLongId = options.credentials.family.familyLongId;
-        this.resources = effectiveResources(options.credentials);
+        this.holderId = options.holderId;
+        this.familyLongId = options.familyLongId;
 
         this.body.on('error', () => undefined);        // a write racing the client's departure
         options.request.raw.res.once('close', () => {
@@ -71,39 +104,35 @@ export class ChangeStream {
     }
 
     /**
-     * Decides where the stream starts: after the family's latest event, or after
-     * `lastEventId` (or at a `reset` when the events after it are gone). Every change
-     * committed once it resolves reaches the client; the replay of what was missed
-     * runs on in the background, before the live events.
+     * Decides where the stream starts (the feed's start point). Every change committed
+     * once it resolves reaches the client; the replay of what was missed runs on in the
+     * background, before the live events.
      */
-    async start(lastEventId?: number): Promise<void> {
+    async start(): Promise<void> {
 
-        const { changeLog, policy } = this.options;
-        const point = lastEventId === undefined ?
-            { position: await changeLog.latest(this.familyLongId) } :
-            await changeLog.resumeAfter(this.familyLongId, lastEventId, this.resources, policy.retention_days);
+        const point = await this.options.feed.start();
         if (this.ended) {
             return;
         }
 
         this.position = point.position;
-        this.body.write(sseRetry(policy.retry_ms));
-        if (point.reset) {
-            // Its id is where the client carries on from once it has re-fetched.
-            this.body.write(sseEvent({ id: point.reset.id, event: 'reset', data: { reason: point.reset.reason, last_event_id: lastEventId, message: point.reset.message } }));
+        this.body.write(sseRetry(this.options.pacing.retry_ms));
+        if (point.first) {
+            this.body.write(point.first);
         }
-        else if (lastEventId !== undefined) {
+
+        if (point.catchUp) {
             this.inbox.unshift({ kind: 'catch-up' });
         }
 
-        this.heartbeat = setInterval(() => this.beat(), policy.heartbeat_seconds * 1000);
+        this.heartbeat = setInterval(() => this.beat(), this.options.pacing.heartbeat_seconds * 1000);
         this.heartbeat.unref();
         this.started = true;
         void this.work();
     }
 
-    /** A batch from the change bus, for this stream's family. */
-    deliver(batch: ChangeBatch): void {
+    /** A batch from the log's bus, for this stream's family. */
+    deliver(batch: Batch): void {
 
         if (this.ended) {
             return;
@@ -116,7 +145,7 @@ export class ChangeStream {
         }
     }
 
-    /** Batches may have been lost on the way: read the change log for anything after the position. */
+    /** Batches may have been lost on the way: read the log for anything after the position. */
     catchUp(): void {
 
         if (!this.ended && this.inbox.at(-1)?.kind !== 'catch-up') {
@@ -126,9 +155,9 @@ export class ChangeStream {
     }
 
     /**
-     * Ends the stream with a last event, `close`, saying why: `code` is `overflow`,
-     * `credentials_changed`, `shutdown`, `internal_error` or the error code a new request
-     * would get (`invalid_key`, `family_suspended`…). The client reads it before the connection closes.
+     * Ends the stream with a last event, `close`, saying why: `overflow`, `shutdown`,
+     * `internal_error`, or what the holder's rechecks say (the error code a new request
+     * would get…). The client reads it before the connection closes.
      */
     close(code: string, message: string): void {
 
@@ -159,11 +188,11 @@ export class ChangeStream {
 
     /**
      * Only a client that reads too slowly overflows: events may pile up for a moment
-     * while the change log is read, or when many arrive at once, without its fault.
+     * while the log is read, or when many arrive at once, without its fault.
      */
     private closedForOverflow(): boolean {
 
-        const max = this.options.policy.max_buffered_events;
+        const max = this.options.pacing.max_buffered_events;
         if (!this.waitingForClient || this.waitingEvents <= max) {
             return false;
         }
@@ -194,7 +223,7 @@ export class ChangeStream {
             }
         }
         catch (error) {
-            this.options.log(['stream', 'error'], `change stream of key ${this.keyId} failed (request ${this.request.requestId}): ${(error as Error).stack ?? String(error)}`, requestLogFields(this.request));
+            this.options.log(['stream', 'error'], `stream of ${this.holderId} failed (request ${this.request.requestId}): ${(error as Error).stack ?? String(error)}`, requestLogFields(this.request));
             this.close('internal_error', 'The stream failed: reconnect with Last-Event-ID to resume after the last event received.');
         }
         finally {
@@ -202,7 +231,7 @@ export class ChangeStream {
         }
     }
 
-    private async perform(task: Task): Promise<void> {
+    private async perform(task: Task<Batch>): Promise<void> {
 
         if (task.kind === 'batch') {
             this.waitingEvents -= task.batch.events.length;
@@ -213,11 +242,11 @@ export class ChangeStream {
         }
     }
 
-    private async apply(batch: ChangeBatch): Promise<void> {
+    private async apply(batch: Batch): Promise<void> {
 
         const last = batch.events[batch.events.length - 1]?.id ?? 0;
         if (last <= this.position) {
-            return;                                 // already sent (read from the change log meanwhile)
+            return;                                 // already sent (read from the log meanwhile)
         }
 
         if (batch.previous_id > this.position) {
@@ -225,35 +254,36 @@ export class ChangeStream {
             return;
         }
 
-        for (const event of batch.events) {
+        for (const event of await this.options.feed.eventsOf(batch)) {
             if (event.id > this.position) {
                 await this.send(event);
             }
         }
 
-        this.position = last;
+        this.position = Math.max(this.position, last);
     }
 
-    /** Sends the family's events after the position from the change log, up to `upTo`. */
+    /** Sends the family's events after the position from the log, up to `upTo`. */
     private async replay(upTo?: number): Promise<void> {
 
-        for await (const event of this.options.changeLog.eventsAfter(this.familyLongId, this.position, this.resources, upTo)) {
+        for await (const event of this.options.feed.replay(this.position, upTo)) {
             if (this.ended) {
                 return;
             }
 
             await this.send(event);
-            this.position = event.id;
         }
 
         this.position = Math.max(this.position, upTo ?? 0);
     }
 
-    private async send(event: ChangeEventData): Promise<void> {
+    private async send(event: FeedEvent): Promise<void> {
 
-        if (this.resources.includes(event.resource)) {
-            await this.write(sseEvent({ id: event.id, event: `${event.resource}.${event.action}`, data: event }));
+        if (event.text !== undefined) {
+            await this.write(event.text);
         }
+
+        this.position = event.id;
     }
 
     /** Writes, then waits until the client has read enough for the next write. */

@@ -5,7 +5,7 @@
 
 export interface ServerSentEvent {
     /** What the client sends back as Last-Event-ID when it reconnects. */
-    id?: number;
+    id?: number | string;
     event: string;
     data: unknown;
 }
