@@ -2,23 +2,14 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { testRedisUrl, testVariant } from '../../helpers/server';
-import { exchangeDeviceCode } from '../../../lib/accounts/device-flow';
-import { approveDeviceRequest } from '../../../lib/accounts/devices';
-import { desktopClient, deviceRequest } from '../../helpers/devices';
+import { connectedDevice } from '../../helpers/devices';
 import type { User } from '../../../models/user';
 import { RawStream, until } from '../stream/client';
 
-/**
- * A connected device of `user` (`scope`: what it was granted, all by default): its access token. Asked,
- * approved and exchanged through the account services, not the OAuth endpoints, whose limit per address
- * these suites would reach.
- */
+/** A connected device of `user` (`scope`: what it was granted, all by default): its access token. */
 export async function deviceToken(server: Server, user: User, fields: { scope?: string } = {}): Promise<string> {
 
-    const accounts = server.app.services.accounts;
-    const asked = await deviceRequest(server, fields);
-    await approveDeviceRequest(accounts, asked.userCode, user);
-    return (await exchangeDeviceCode(accounts, { clientId: desktopClient, deviceCode: asked.deviceCode })).access_token;
+    return (await connectedDevice(server, user, fields)).access_token;
 }
 
 /** Opens GET /messaging/v1/stream over real HTTP; resolves as soon as its headers arrive (any status). */
