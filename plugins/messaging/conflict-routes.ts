@@ -1,16 +1,14 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 
-import { principalOf } from '../../gateway/principal';
 import { namesStrongly, withRevisionTag } from '../../lib/entity-tags';
 import { apiError } from '../../lib/errors';
-import { idempotencyKeyOf, requestFingerprint } from '../../lib/idempotency-key-header';
 import { discardConflict, getConflict, listConflicts, retryConflict, StaleConflictError, type RetryOutcome, type RevisionCheck } from '../../lib/messaging/conflicts';
-import { answerOnce } from '../../lib/messaging/idempotency';
 import { conflictJson, messageJson } from '../../lib/messaging/serialize';
 import { preconditionsOf } from '../../lib/preconditions';
 import { storableText } from '../../lib/storable-text';
 import { actorOf } from './actor';
+import { writeRoute } from './route-declaration';
 
 const params = Joi.object({ id: Joi.string().max(100).required() });
 
@@ -44,27 +42,13 @@ function outcomeJson(result: RetryOutcome): object {
 }
 
 /**
- * Answers a resolution (`action` of the conflict in the path) with its data and the conflict's ETag. With an
- * Idempotency-Key, once per device: the same key again replays the first answer (a retry whose answer was lost
- * gets the message it sent), another body under it is 422, a retry while the first runs 409.
+ * Answers a resolution with its data and the conflict's ETag. Its route is a writeRoute(): with an Idempotency-Key,
+ * the same key again replays the first answer (a retry whose answer was lost gets the message it sent).
  */
-async function resolution(request: Request, h: ResponseToolkit, action: string, work: () => Promise<{ data: object; revision: number }>) {
+async function resolution(h: ResponseToolkit, work: () => Promise<{ data: object; revision: number }>) {
 
-    const key = idempotencyKeyOf(request);
-    const answerOf = async () => {
-
-        const { data, revision } = await answered(work());
-        return { status: 200, body: { data }, headers: { etag: `"${revision}"` } };
-    };
-
-    const answer = key === undefined ? await answerOf() : (await answerOnce(request.server.app.services.models, {
-        grantId: principalOf(request).device!.grantId,
-        route: `POST /conflicts/{id}/${action}`,
-        key,
-        fingerprint: requestFingerprint(request.path, request.payload ?? {})
-    }, answerOf)).answer;
-    const response = h.response(answer.body).code(answer.status);
-    return answer.headers?.etag ? response.header('etag', answer.headers.etag) : response;
+    const { data, revision } = await answered(work());
+    return withRevisionTag(h.response({ data }), revision);
 }
 
 /** GET /conflicts, GET /conflicts/{id}, and their resolution: retry, edit (and retry), discard. */
@@ -73,7 +57,7 @@ export function conflictRoutes(routeGroup: string): ServerRoute[] {
     const reading = { auth: routeGroup, plugins: { gateway: { scope: 'messages:read' } } };
     const writing = { auth: routeGroup, plugins: { gateway: { scope: 'messages:write' } } };
     const context = (request: Request) => request.server.app.services.messaging;
-    const retried = (request: Request, h: ResponseToolkit, action: string, body?: string) => resolution(request, h, action, async () => {
+    const retried = (request: Request, h: ResponseToolkit, body?: string) => resolution(h, async () => {
 
         const result = await retryConflict(context(request), actorOf(request), request.params.id as string, { seen: revisionSeen(request), body });
         return { data: outcomeJson(result), revision: result.conflict.revision };
@@ -114,7 +98,7 @@ export function conflictRoutes(routeGroup: string): ServerRoute[] {
                 return withRevisionTag(h.response({ data: conflictJson(conflict) }), conflict.revision);
             }
         },
-        {
+        writeRoute({
             method: 'POST',
             path: '/conflicts/{id}/retry',
             options: {
@@ -122,9 +106,9 @@ export function conflictRoutes(routeGroup: string): ServerRoute[] {
                 validate: { params },
                 description: 'Sends the conflict\'s item again, through the same rechecks (If-Match: its revision)'
             },
-            handler: (request, h) => retried(request, h, 'retry')
-        },
-        {
+            handler: (request, h) => retried(request, h)
+        }),
+        writeRoute({
             method: 'POST',
             path: '/conflicts/{id}/edit',
             options: {
@@ -132,9 +116,9 @@ export function conflictRoutes(routeGroup: string): ServerRoute[] {
                 validate: { params, payload: Joi.object({ body: storableText(Joi.string().allow('')).required() }) },
                 description: 'Sends the conflict\'s item with another text, through the same rechecks (If-Match: its revision)'
             },
-            handler: (request, h) => retried(request, h, 'edit', (request.payload as { body: string }).body)
-        },
-        {
+            handler: (request, h) => retried(request, h, (request.payload as { body: string }).body)
+        }),
+        writeRoute({
             method: 'POST',
             path: '/conflicts/{id}/discard',
             options: {
@@ -142,11 +126,11 @@ export function conflictRoutes(routeGroup: string): ServerRoute[] {
                 validate: { params },
                 description: 'Gives the conflict\'s item up: nothing is sent (If-Match: its revision)'
             },
-            handler: (request, h) => resolution(request, h, 'discard', async () => {
+            handler: (request, h) => resolution(h, async () => {
 
                 const conflict = await discardConflict(context(request), actorOf(request), request.params.id as string, revisionSeen(request));
                 return { data: conflictJson(conflict), revision: conflict.revision };
             })
-        }
+        })
     ];
 }

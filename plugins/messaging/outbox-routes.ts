@@ -9,6 +9,7 @@ import type { OutboxItem } from '../../lib/messaging/conflicts';
 import { flushOutbox } from '../../lib/messaging/outbox';
 import { storableText } from '../../lib/storable-text';
 import { actorOf } from './actor';
+import { writeRoute } from './route-declaration';
 
 const item = Joi.object<OutboxItem, true>({
     idempotency_key: Joi.string().pattern(idempotencyKeyText).required()
@@ -24,7 +25,8 @@ const item = Joi.object<OutboxItem, true>({
 /** POST /outbox: the desktop client's offline items, applied in order once it reconnects. */
 export function outboxRoutes(routeGroup: string, prefix: string): ServerRoute[] {
 
-    return [{
+    // An Idempotency-Key of the flush's own replays its whole answer; each item is sent once per its own key anyway.
+    return [writeRoute({
         method: 'POST',
         path: '/outbox',
         options: {
@@ -40,5 +42,5 @@ export function outboxRoutes(routeGroup: string, prefix: string): ServerRoute[] 
             const flusher = { grantId: principalOf(request).device!.grantId, prefix };
             return { data: await flushOutbox(request.server.app.services.messaging, actorOf(request), flusher, items) };
         }
-    }];
+    })];
 }

@@ -69,6 +69,14 @@ describe(`POST /messaging/v1/outbox (${testVariant})`, () => {
         expect(again.map((each) => each.message!.id)).to.equal(first.map((each) => each.message!.id));
         expect(await bodies(actors[1], conversation.id)).to.equal(['first', null, 'third 👋']);
         expect(outcomesOf(await flush(tokens[0], []))).to.equal([]);
+
+        // With a key of the flush's own, the same flush again replays its first answer whole.
+        const keyed = [outboxItem(conversation.id, 'keyed')];
+        const once = await messagingRequest(server, tokens[0], 'POST', '/outbox', { items: keyed }, { 'idempotency-key': 'flush-1' });
+        const twice = await messagingRequest(server, tokens[0], 'POST', '/outbox', { items: keyed }, { 'idempotency-key': 'flush-1' });
+        expect(twice.headers['idempotent-replayed']).to.equal('true');
+        expect(outcomesOf(twice)).to.equal(outcomesOf(once));
+        expect(outcomesOf(once)[0].outcome).to.equal('sent');
     });
 
     it('makes every item a recheck refuses a conflict, visible through the API with its reason, the item intact and its place', async () => {
