@@ -1,5 +1,4 @@
 import Fs from 'fs';
-import Path from 'path';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
@@ -9,8 +8,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { createFamily } from '../../lib/accounts/families';
 import { createGroup, startDirectConversation } from '../../lib/messaging/conversations';
 import { sendMessage } from '../../lib/messaging/messages';
-import { chromiumAndServer, chromiumAvailable, screenshotFolder } from '../helpers/chromium';
-import { testVariant } from '../helpers/server';
+import { chromiumAndServer, chromiumAvailable, type ChromiumAndServer } from '../helpers/chromium';
 import { sampleFile } from '../plugins/files/fixtures';
 import { siteAccount } from '../plugins/site/client';
 
@@ -23,23 +21,20 @@ const { describe, it, before, after } = lab;
  * Screenshots go to test/artifacts/, beside the other browser tests'.
  */
 
-const artifacts = screenshotFolder(testVariant);
-
 describe('/messages in Chromium', { skip: !chromiumAvailable, timeout: 120_000 }, () => {
 
     let server: Server;
     let browser: Browser;
     let base: string;
     let close: () => Promise<void>;
+    let screenshot: ChromiumAndServer['screenshot'];
 
     before(async () => {
 
-        ({ server, browser, base, close } = await chromiumAndServer());
+        ({ server, browser, base, close, screenshot } = await chromiumAndServer());
     });
 
     after(() => close?.());
-
-    const screenshot = (page: Page, name: string) => page.screenshot({ path: Path.join(artifacts, `${name}.png`), fullPage: true });
 
     /** A family whose manager wrote to a member, and a group of the three, with the accounts' passwords. */
     async function familyWithConversations() {

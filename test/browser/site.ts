@@ -1,4 +1,3 @@
-import Path from 'path';
 
 import * as Lab from '@hapi/lab';
 import { expect } from '@hapi/code';
@@ -7,8 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 
 import { createFamily, enableApi, suspendFamily } from '../../lib/accounts/families';
 import { createApiKey } from '../../lib/accounts/api-keys';
-import { chromiumAndServer, chromiumAvailable, screenshotFolder } from '../helpers/chromium';
-import { testVariant } from '../helpers/server';
+import { chromiumAndServer, chromiumAvailable, type ChromiumAndServer } from '../helpers/chromium';
 import { scriptedResolver } from '../plugins/webhooks/helpers/setup';
 import { appCode, siteAccount } from '../plugins/site/client';
 import { deviceAsking, poll, stillConnected } from '../plugins/site/device-client';
@@ -23,23 +21,20 @@ const { describe, it, before, after } = lab;
  * (the variants run at once).
  */
 
-const artifacts = screenshotFolder(testVariant);
-
 describe('hosted site in Chromium', { skip: !chromiumAvailable, timeout: 120_000 }, () => {
 
     let server: Server;
     let browser: Browser;
     let base: string;
     let close: () => Promise<void>;
+    let screenshot: ChromiumAndServer['screenshot'];
 
     before(async () => {
 
-        ({ server, browser, base, close } = await chromiumAndServer());
+        ({ server, browser, base, close, screenshot } = await chromiumAndServer());
     });
 
     after(() => close?.());
-
-    const screenshot = (page: Page, name: string) => page.screenshot({ path: Path.join(artifacts, `${name}.png`), fullPage: true });
 
     async function newPage(): Promise<Page> {
 

@@ -2,10 +2,10 @@ import Fs from 'fs';
 import Path from 'path';
 
 import type { Server } from '@hapi/hapi';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 import { projectRoot } from '../../lib/config';
-import { testServer } from './server';
+import { testServer, testVariant } from './server';
 
 /** Debian's Chromium, which .ci/run installs (playwright-core never downloads a browser of its own). */
 export const chromiumPath = '/usr/bin/chromium';
@@ -25,17 +25,21 @@ export function launchChromium(): Promise<Browser> {
     });
 }
 
-/** Where a browser test's screenshots go: a folder per test variant, since the variants run at once. */
-export function screenshotFolder(variant: string): string {
-
-    const folder = Path.join(projectRoot, 'test', 'artifacts', variant);
-    Fs.mkdirSync(folder, { recursive: true });
-    return folder;
+/** A browser test file's started test server and Chromium. */
+export interface ChromiumAndServer {
+    server: Server;
+    browser: Browser;
+    base: string;
+    /** A whole-page screenshot, `name`.png in test/artifacts/<variant>/ (a folder per variant: the variants run at once). */
+    screenshot(page: Page, name: string): Promise<Buffer>;
+    /** Ends both. */
+    close(): Promise<void>;
 }
 
-/** A started test server and a Chromium for a browser test file; `close()` ends both. */
-export async function chromiumAndServer(): Promise<{ server: Server; browser: Browser; base: string; close(): Promise<void> }> {
+export async function chromiumAndServer(): Promise<ChromiumAndServer> {
 
+    const folder = Path.join(projectRoot, 'test', 'artifacts', testVariant);
+    Fs.mkdirSync(folder, { recursive: true });
     const server = await testServer();
     await server.start();
     const browser = await launchChromium();
@@ -43,6 +47,7 @@ export async function chromiumAndServer(): Promise<{ server: Server; browser: Br
         server,
         browser,
         base: server.info.uri,
+        screenshot: (page, name) => page.screenshot({ path: Path.join(folder, `${name}.png`), fullPage: true }),
         async close() {
 
             await browser.close();
