@@ -1,4 +1,4 @@
-import { QueryTypes, type Transaction } from 'sequelize';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
 
 import type { Conversation } from '../../models/conversation';
 import { ServiceError } from '../errors';
@@ -231,12 +231,22 @@ export async function getConversation(context: MessagingContext, actor: Messagin
     return { conversation, memberIds: members.get(conversationId)!, unreadCount: unread.get(conversationId) ?? 0 };
 }
 
-/** Marks the conversation read up to its latest message (what the site does on opening it, and the API's read mark). */
-export async function markRead(context: MessagingContext, actor: MessagingActor, conversationId: string): Promise<void> {
+/**
+ * Marks the conversation read up to its latest message (what the site does on opening it, and the API's read mark).
+ * A mark that moves is a change of the conversation for the actor alone: their other devices learn its unread count.
+ */
+export function markRead(context: MessagingContext, actor: MessagingActor, conversationId: string): Promise<void> {
 
-    const conversation = await memberConversation(context.models, actor, conversationId);
-    const latest = await context.models.Message.findOne({ where: { conversation_id: conversation.id }, order: [['created_at', 'DESC']], attributes: ['created_at'] });
-    if (latest) {
-        await context.models.ConversationMember.update({ last_read_at: latest.created_at }, { where: { conversation_id: conversation.id, user_id: actor.userId } });
-    }
+    return inMessagingWrite(context, actor.familyLongId, async (transaction, log) => {
+
+        const conversation = await memberConversation(context.models, actor, conversationId, transaction);
+        const latest = await context.models.Message.findOne({ where: { conversation_id: conversation.id }, order: [['created_at', 'DESC']], attributes: ['created_at'], transaction });
+        const [moved] = latest ? await context.models.ConversationMember.update({ last_read_at: latest.created_at }, {
+            where: { conversation_id: conversation.id, user_id: actor.userId, last_read_at: { [Op.or]: [null, { [Op.lt]: latest.created_at }] } },
+            transaction
+        }) : [0];
+        if (moved) {
+            await log.record({ conversation_id: conversation.id, user_id: actor.userId, kind: 'conversation', action: 'updated', record_id: conversation.id, revision: conversation.revision });
+        }
+    });
 }

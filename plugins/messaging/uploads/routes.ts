@@ -228,15 +228,18 @@ export function uploadRoutes(context: UploadsContext, routeGroup: string): Serve
                     return served(tus, request, h, state);
                 }
 
+                // Under `data`, as every record the messaging API answers.
                 return {
-                    id: row.id,
-                    file_name: row.file_name,
-                    size_bytes: row.length_bytes,
-                    offset_bytes: row.offset_bytes,
-                    complete: row.completed_at !== null,
-                    media_type: row.media_type,
-                    attached: row.message_id !== null,
-                    expires_at: row.message_id ? null : row.expires_at.toISOString()
+                    data: {
+                        id: row.id,
+                        file_name: row.file_name,
+                        size_bytes: row.length_bytes,
+                        offset_bytes: row.offset_bytes,
+                        complete: row.completed_at !== null,
+                        media_type: row.media_type,
+                        attached: row.message_id !== null,
+                        expires_at: row.message_id ? null : row.expires_at.toISOString()
+                    }
                 };
             }
         },

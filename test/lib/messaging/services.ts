@@ -131,8 +131,17 @@ describe('messaging services', () => {
         await sendMessage(context(), actors[1], group.id, { body: 'two' });
         expect((await getConversation(context(), actors[2], group.id)).unreadCount).to.equal(2);
         expect((await getConversation(context(), actors[1], group.id)).unreadCount).to.equal(0);
+        const before = await syncChanges(context(), actors[1]) as { next_cursor: string };
+        const readerBefore = await syncChanges(context(), actors[2]) as { next_cursor: string };
+        await markRead(context(), actors[2], group.id);
         await markRead(context(), actors[2], group.id);
         expect((await getConversation(context(), actors[2], group.id)).unreadCount).to.equal(0);
+
+        // The read mark is a change for the reader's other devices alone, once.
+        const readerAfter = await syncChanges(context(), actors[2], readerBefore.next_cursor) as { changes: any[] };
+        expect(readerAfter.changes.map((change) => `${change.kind}:${change.action}`)).to.equal(['conversation:updated']);
+        expect(readerAfter.changes[0].record).to.include({ id: group.id, unread_count: 0 });
+        expect((await syncChanges(context(), actors[1], before.next_cursor) as { changes: unknown[] }).changes).to.equal([]);
     });
 
     it('syncs the changes a user sees in commit order, with records, and a reset past the retention window', async () => {

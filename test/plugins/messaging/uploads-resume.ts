@@ -128,7 +128,7 @@ describe(`/messaging/v1/uploads resumed (${testVariant})`, () => {
             expect(resumed.responses.map((response) => `${response.method} ${response.status} ${response.offset}`)).to.equal(['HEAD 200 25000', 'PATCH 204 45000', 'PATCH 204 60000']);
             const head = await tusRequest(server, token, 'HEAD', `/messaging/v1/uploads/${id}`);
             expect(head.headers['upload-offset']).to.equal('60000');
-            expect((await tusRequest(server, token, 'GET', `/messaging/v1/uploads/${id}`)).result).to.include({ complete: true, media_type: 'image/jpeg' });
+            expect(((await tusRequest(server, token, 'GET', `/messaging/v1/uploads/${id}`)).result as { data: object }).data).to.include({ complete: true, media_type: 'image/jpeg' });
         });
 
         it('with Redis, asks the first to let go of an upload whose client vanished mid-PATCH, and resumes on the second from what it kept', { skip: !testRedisUrl }, async () => {

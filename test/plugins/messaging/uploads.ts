@@ -70,7 +70,7 @@ describe(`/messaging/v1/uploads: tus resumable uploads (${testVariant})`, () => 
         expect(row.completed_at).to.be.a.date();
 
         const state = await tusRequest(server, token, 'GET', `/messaging/v1/uploads/${id}`);
-        expect(state.result).to.include({ id, file_name: 'holiday.png', size_bytes: 50_000, offset_bytes: 50_000, complete: true, media_type: 'image/png', attached: false });
+        expect((state.result as { data: object }).data).to.include({ id, file_name: 'holiday.png', size_bytes: 50_000, offset_bytes: 50_000, complete: true, media_type: 'image/png', attached: false });
 
         const head = await tusRequest(server, token, 'HEAD', `/messaging/v1/uploads/${id}`);
         expect(head.statusCode).to.equal(200);
