@@ -111,7 +111,7 @@ describe('/messaging/v1 isolation', () => {
         expect(bodyOf(await member.call('GET', `/conversations/${group.id}/messages`)).data).to.equal([message]);
         expect(dataOf(await member.call('GET', '/blocks'))).to.equal([]);
         expect(dataOf(await owner.call('GET', `/conflicts/${conflict.id}`))).to.include({ status: 'open', revision: 1 });
-        expect(bodyOf(await owner.call('GET', `/uploads/${ids.upload}`))).to.include({ offset_bytes: 0, complete: false });
+        expect(bodyOf(await owner.call('GET', `/uploads/${ids.upload}`)).data).to.include({ offset_bytes: 0, complete: false });
     });
 
     it('answers an id of the wrong shape in a path with 404, like an unknown one, without reading it', async () => {
