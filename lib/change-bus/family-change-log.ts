@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 
 import type { Models } from '../../models';
 import { recordChange, type Change } from '../change-events';
-import { changeEventData, type ChangeBus, type ChangeEventData } from './bus';
+import { changeEventData, type ChangeBatch, type ChangeBus, type ChangeEventData } from './bus';
 
 /** What a family's write records; the family comes from the log. */
 export type FamilyChange = Omit<Change, 'family_long_id'>;
@@ -33,28 +33,44 @@ export async function takeFamilyWriteTurn(models: Models, familyLongId: string, 
     }
 }
 
+/** What a change log of the family's writes is made of: its table's latest id of the family, and how a change is written there. */
+export interface ChangeLogTable<Entry, Event> {
+    /** The family's latest id in the table, 0 when it has none. */
+    latestId(transaction: Transaction): Promise<number>;
+    write(change: Entry, transaction: Transaction): Promise<Event>;
+}
+
 /**
- * Opens the change log of one family's write transaction; call it first in the transaction (it
- * takes the family's write turn). Once the transaction commits, the events it recorded are
- * published on the change bus as one batch.
+ * Opens a change log (the family API's, messaging's) of one family's write transaction; call it first in the
+ * transaction (it takes the family's write turn). Once the transaction commits, the events it recorded are
+ * published on `bus` as one batch, with the family's latest id before them.
  */
-export async function openFamilyChangeLog(context: FamilyChangeLogContext, transaction: Transaction): Promise<FamilyChangeLog> {
+export async function openChangeLog<Entry, Event>(models: Models, bus: ChangeBus<ChangeBatch<Event>>, familyLongId: string, transaction: Transaction,
+    table: ChangeLogTable<Entry, Event>): Promise<{ record(change: Entry): Promise<void> }> {
 
-    const { models, changeBus, familyLongId } = context;
     await takeFamilyWriteTurn(models, familyLongId, transaction);
-
-    const events: ChangeEventData[] = [];
+    const events: Event[] = [];
     let previousId: number | undefined;
 
     return {
         async record(change) {
 
             if (previousId === undefined) {
-                previousId = Number(await models.ChangeEvent.max('id', { where: { family_long_id: familyLongId }, transaction }) ?? 0);
-                transaction.afterCommit(() => changeBus.publish({ family_long_id: familyLongId, previous_id: previousId!, events }));
+                previousId = await table.latestId(transaction);
+                transaction.afterCommit(() => bus.publish({ family_long_id: familyLongId, previous_id: previousId!, events }));
             }
 
-            events.push(changeEventData(await recordChange(models, transaction, { ...change, family_long_id: familyLongId })));
+            events.push(await table.write(change, transaction));
         }
     };
+}
+
+/** Opens the family API's change log (change_events) of one family's write transaction: openChangeLog(). */
+export function openFamilyChangeLog(context: FamilyChangeLogContext, transaction: Transaction): Promise<FamilyChangeLog> {
+
+    const { models, changeBus, familyLongId } = context;
+    return openChangeLog<FamilyChange, ChangeEventData>(models, changeBus, familyLongId, transaction, {
+        latestId: async (inTransaction) => Number(await models.ChangeEvent.max('id', { where: { family_long_id: familyLongId }, transaction: inTransaction }) ?? 0),
+        write: async (change, inTransaction) => changeEventData(await recordChange(models, inTransaction, { ...change, family_long_id: familyLongId }))
+    });
 }

@@ -3,7 +3,7 @@ import type { Transaction } from 'sequelize';
 import type { Models } from '../../models';
 import type { ChangeAction } from '../../models/change-event';
 import type { MessagingChange, MessagingChangeKind } from '../../models/messaging-change';
-import { takeFamilyWriteTurn, type ChangeBatch, type ChangeBus } from '../change-bus';
+import { openChangeLog, type ChangeBatch, type ChangeBus } from '../change-bus';
 
 /** A messaging change as the bus carries it: which record changed, and who sees it. */
 export interface MessagingChangeData {
@@ -52,27 +52,17 @@ export interface MessagingChangeLog {
 }
 
 /**
- * Opens the messaging change log of one family's write transaction: call it first in the
- * transaction. As the family API's log (lib/change-bus/family-change-log.ts) it takes the
- * family's write turn, so changes commit in the order of their ids, and publishes what the
- * transaction recorded as one batch once it commits.
+ * Opens the messaging change log (messaging_changes) of one family's write transaction: call it first in the
+ * transaction. As the family API's log, openChangeLog() takes the family's write turn, so changes commit in the
+ * order of their ids, and publishes what the transaction recorded as one batch once it commits.
  */
-export async function openMessagingChangeLog(models: Models, bus: MessagingBus, familyLongId: string, transaction: Transaction): Promise<MessagingChangeLog> {
+export function openMessagingChangeLog(models: Models, bus: MessagingBus, familyLongId: string, transaction: Transaction): Promise<MessagingChangeLog> {
 
-    await takeFamilyWriteTurn(models, familyLongId, transaction);
-    const events: MessagingChangeData[] = [];
-    let previousId: number | undefined;
-
-    return {
-        async record(change) {
-
-            if (previousId === undefined) {
-                previousId = Number(await models.MessagingChange.max('id', { where: { family_long_id: familyLongId }, transaction }) ?? 0);
-                transaction.afterCommit(() => bus.publish({ family_long_id: familyLongId, previous_id: previousId!, events }));
-            }
-
-            const row = await models.MessagingChange.create({ user_id: null, ...change, family_long_id: familyLongId, occurred_at: new Date() }, { transaction });
-            events.push(messagingChangeData(row));
-        }
-    };
+    return openChangeLog<MessagingChangeInput, MessagingChangeData>(models, bus, familyLongId, transaction, {
+        latestId: async (inTransaction) => Number(await models.MessagingChange.max('id', { where: { family_long_id: familyLongId }, transaction: inTransaction }) ?? 0),
+        write: async (change, inTransaction) => messagingChangeData(await models.MessagingChange.create(
+            { user_id: null, ...change, family_long_id: familyLongId, occurred_at: new Date() },
+            { transaction: inTransaction }
+        ))
+    });
 }
