@@ -5,10 +5,9 @@ import type { StreamHub } from '../../lib/event-stream/hub';
 import type { MessagingBatch } from '../../lib/messaging/changes';
 import { withBodyChecks } from '../../lib/request-bodies';
 import { blockRoutes } from './block-routes';
-import { messagingChangesCleanup } from './changes-cleanup';
 import { conflictRoutes } from './conflict-routes';
 import { conversationRoutes } from './conversation-routes';
-import { messagingIdempotencyCleanup } from './idempotency-cleanup';
+import { messagingRetentionCleanup } from './retention-cleanup';
 import { me } from './me';
 import { messageRoutes } from './message-routes';
 import { outboxRoutes } from './outbox-routes';
@@ -98,8 +97,7 @@ export const messagingPlugin: Plugin<MessagingOptions> = {
         server.expose('deleteExpiredUploads' satisfies keyof MessagingApi, () => deleteExpiredUploads(context));
         const cleanups = [
             expiredUploadsCleanup(context),
-            messagingIdempotencyCleanup(options.models, options.policyStore, options.log),
-            messagingChangesCleanup(messaging, options.log)
+            messagingRetentionCleanup(messaging, options.log)
         ];
         // Only while the server runs (not in the CLI); stopped before the database closes.
         server.ext('onPostStart', () => cleanups.forEach((cleanup) => cleanup.start()));
