@@ -9,7 +9,7 @@ import { openMessagingChangeLog, type MessagingChangeLog } from './changes';
 import type { MessagingActor, MessagingContext } from './context';
 import { inMessagingWrite } from './conversations';
 import { decodeCursor, encodeCursor } from './cursors';
-import type { IdempotentAnswer } from './idempotency';
+import { storeAnswer, type IdempotentAnswer } from './idempotency';
 import { currentRefusal, RecheckRefusal, sendRechecked, type ItemMessage, type Refusal } from './rechecks';
 import { conflictJson, messageJson } from './serialize';
 
@@ -199,10 +199,7 @@ function stillOpen(context: MessagingContext, actor: MessagingActor, conflictId:
 async function rebindItemKey(context: MessagingContext, conflict: MessagingConflict, answer: IdempotentAnswer, transaction: Transaction): Promise<void> {
 
     if (conflict.grant_id) {
-        await context.models.MessagingIdempotencyKey.update({ response_status: answer.status, response_body: JSON.stringify(answer.body), response_headers: '{}' }, {
-            where: { grant_id: conflict.grant_id, route: itemKeyRoute, idempotency_key: String(conflict.item.idempotency_key) },
-            transaction
-        });
+        await storeAnswer(context.models, { grantId: conflict.grant_id, route: itemKeyRoute, key: String(conflict.item.idempotency_key) }, answer, transaction);
     }
 }
 

@@ -39,7 +39,7 @@ export interface IdempotentAnswer {
 /** Stores the answer in the write's transaction; a write without one has its answer stored after it. */
 export type RecordAnswer = (transaction: Transaction, answer: IdempotentAnswer) => Promise<void>;
 
-const whereScope = (scope: IdempotencyScope) => ({ grant_id: scope.grantId, route: scope.route, idempotency_key: scope.key });
+const whereScope = (scope: Pick<IdempotencyScope, 'grantId' | 'route' | 'key'>) => ({ grant_id: scope.grantId, route: scope.route, idempotency_key: scope.key });
 
 function replayOf(scope: IdempotencyScope, entry: MessagingIdempotencyKey): IdempotentAnswer {
 
@@ -90,7 +90,8 @@ async function take(models: Models, scope: IdempotencyScope): Promise<MessagingI
     }
 }
 
-async function store(models: Models, scope: IdempotencyScope, answer: IdempotentAnswer, transaction?: Transaction): Promise<void> {
+/** Stores `answer` as the one a key replays: the first request's, or what an item's key answers once its conflict is resolved. */
+export async function storeAnswer(models: Models, scope: Pick<IdempotencyScope, 'grantId' | 'route' | 'key'>, answer: IdempotentAnswer, transaction?: Transaction): Promise<void> {
 
     const stored = { response_status: answer.status, response_body: JSON.stringify(answer.body), response_headers: JSON.stringify(answer.headers ?? {}) };
     await models.MessagingIdempotencyKey.update(stored, { where: whereScope(scope), transaction });
@@ -111,7 +112,7 @@ export async function answerOnce(models: Models, scope: IdempotencyScope,
     let recorded = false;
     const recordAnswer: RecordAnswer = async (transaction, answer) => {
 
-        await store(models, scope, answer, transaction);
+        await storeAnswer(models, scope, answer, transaction);
         recorded = true;
     };
 
@@ -125,7 +126,7 @@ export async function answerOnce(models: Models, scope: IdempotencyScope,
     }
 
     if (!recorded) {
-        await store(models, scope, answer);
+        await storeAnswer(models, scope, answer);
     }
 
     return { answer, replayed: false };
