@@ -235,9 +235,19 @@ export async function getConversation(context: MessagingContext, actor: Messagin
  * Marks the conversation read up to its latest message (what the site does on opening it, and the API's read mark).
  * A mark that moves is a change of the conversation for the actor alone: their other devices learn its unread count.
  */
-export function markRead(context: MessagingContext, actor: MessagingActor, conversationId: string): Promise<void> {
+export async function markRead(context: MessagingContext, actor: MessagingActor, conversationId: string): Promise<void> {
 
-    return inMessagingWrite(context, actor.familyLongId, async (transaction, log) => {
+    // Read first, outside a write: the site marks on every view of a conversation, which mostly finds it read already.
+    await memberConversation(context.models, actor, conversationId);
+    const [newest, member] = await Promise.all([
+        context.models.Message.findOne({ where: { conversation_id: conversationId }, order: [['created_at', 'DESC']], attributes: ['created_at'] }),
+        context.models.ConversationMember.findOne({ where: { conversation_id: conversationId, user_id: actor.userId }, attributes: ['last_read_at'] })
+    ]);
+    if (!newest || (member?.last_read_at && member.last_read_at >= newest.created_at)) {
+        return;
+    }
+
+    await inMessagingWrite(context, actor.familyLongId, async (transaction, log) => {
 
         const conversation = await memberConversation(context.models, actor, conversationId, transaction);
         const latest = await context.models.Message.findOne({ where: { conversation_id: conversation.id }, order: [['created_at', 'DESC']], attributes: ['created_at'], transaction });
