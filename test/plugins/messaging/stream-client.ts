@@ -2,15 +2,9 @@ import { expect } from '@hapi/code';
 import type { Server } from '@hapi/hapi';
 
 import { testRedisUrl, testVariant } from '../../helpers/server';
-import { connectedDevice } from '../../helpers/devices';
-import type { User } from '../../../models/user';
 import { RawStream, until } from '../stream/client';
 
-/** A connected device of `user` (`scope`: what it was granted, all by default): its access token. */
-export async function deviceToken(server: Server, user: User, fields: { scope?: string } = {}): Promise<string> {
-
-    return (await connectedDevice(server, user, fields)).access_token;
-}
+export { deviceToken } from '../../helpers/messaging-api';
 
 /** Opens GET /messaging/v1/stream over real HTTP; resolves as soon as its headers arrive (any status). */
 export function openRecovery(server: Server, token: string, options: { headers?: Record<string, string>; query?: string } = {}): Promise<RawStream> {

@@ -170,7 +170,7 @@ describe(recoverySuiteTitle('delivery'), () => {
         // Another device of the same user has streams of its own.
         (await openedRecovery(server, await deviceToken(server, users[0]))).close();
 
-        const profileOnly = await openRecovery(server, await deviceToken(server, users[0], { scope: 'profile' }));
+        const profileOnly = await openRecovery(server, await deviceToken(server, users[0], 'profile'));
         expect(profileOnly.statusCode).to.equal(403);
         await profileOnly.end();
         expect(JSON.parse(profileOnly.text)).to.include({ code: 'token_scope' });

@@ -125,7 +125,7 @@ describe(`GET /messaging/v1/sync (${testVariant})`, () => {
         const history = encodeCursor({ time: new Date(), tiebreak: 'msg_abc' });
         expect((await sync(token, `?cursor=${history}`)).result).to.include({ code: 'invalid_request' });
 
-        expect((await sync(await deviceToken(server, users[0], { scope: 'profile' }))).result).to.include({ code: 'token_scope' });
+        expect((await sync(await deviceToken(server, users[0], 'profile'))).result).to.include({ code: 'token_scope' });
         expect((await server.inject('/messaging/v1/sync')).statusCode).to.equal(401);
     });
 
