@@ -100,7 +100,7 @@ function lintSummary(lint: LintOutcome): string {
 async function runLab(variant: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
 
     const lab = Path.join(projectRoot, 'node_modules', '.bin', 'lab');
-    const args = ['dist/test', '-r', 'console', '-l', '-m', '30000', ...process.argv.slice(2)];
+    const args = ['dist/test', 'desktop/dist/test', '-r', 'console', '-l', '-m', '30000', ...process.argv.slice(2)];
     const { exitCode, stdout } = await runKept(`test variant: ${variant}`, lab, args, env);
 
     const text = stdout.replace(/\u001b\[[0-9;]*m/g, '');

@@ -1,0 +1,3 @@
+import * as Lab from '@hapi/lab';
+
+export const lab = Lab.script();
