@@ -22,7 +22,7 @@ const internals = {
 
 
 module.exports = defineConfig([
-    globalIgnores(['dist/', 'data/', 'files/', 'coverage/', 'test/artifacts/']),
+    globalIgnores(['dist/', 'desktop/dist/', 'data/', 'files/', 'coverage/', 'test/artifacts/']),
     {
         files: ['**/*.js'],
         extends: [HapiPlugin.configs.recommended],
