@@ -108,4 +108,19 @@ describe('Dependencies', () => {
 
         expect(cycles()).to.equal([]);
     });
+
+    it('keep the desktop client a client: desktop/ imports nothing of the service, only its HTTP API', () => {
+
+        const clientFiles = ['desktop/src', 'desktop/bin'].flatMap(sourceFiles);
+        expect(clientFiles).to.include('desktop/bin/family-records-desktop.ts');
+        const outside = clientFiles.flatMap((file) => {
+
+            const { importedFiles } = Ts.preProcessFile(Fs.readFileSync(Path.join(projectRoot, file), 'utf8'), true, true);
+            return importedFiles
+                .filter(({ fileName }) => fileName.startsWith('.') && !Path.posix.join(Path.posix.dirname(file), fileName).startsWith('desktop/'))
+                .map(({ fileName }) => `${file} → ${fileName}`);
+        });
+
+        expect(outside).to.equal([]);
+    });
 });
