@@ -1,0 +1,182 @@
+import { EventEmitter } from 'events';
+
+import type { LocalStore, OutboxItem } from '../profile/local-store';
+import type { ProfileInfo } from '../profile/profiles';
+import type { SecretStore } from '../profile/secret-store';
+import type { ServerMetadata } from '../sdk/discovery';
+import { newIdempotencyKey } from '../sdk/idempotency-key';
+import type { MessagingClient } from '../sdk/messaging-client';
+import type { Conflict } from '../sdk/types';
+import { resolveConflict, type ConflictAction } from './conflicts';
+import { connectParts, type ConnectOptions } from './connect';
+import { stateNames, type ClientParts, type EngineContext } from './context';
+import { disconnectProfile } from './disconnect';
+import { openParts } from './open';
+import { flushOutbox, type FlushResult } from './outbox-flush';
+import { retryPendingRevocations } from './pending-revocations';
+import { syncChanges } from './sync';
+import { watchChanges } from './watch';
+
+export interface ClientStatus {
+    profile: ProfileInfo;
+    keyStore: { kind: SecretStore['kind']; description: string; warning?: string };
+    online: boolean;
+    outbox: number;
+    openConflicts: number;
+    lastSyncAt: string | null;
+}
+
+/**
+ * One connected profile, what the command line and the window both drive: a cache kept up to date (sync, the
+ * recovery stream), an outbox that writes first and sends when it can, conflicts to resolve, the device to disconnect.
+ * Events: 'change' (a Change applied), 'outbox' (the OutboxItem[] left of a conversation), 'conflict' (Conflict),
+ * 'online' (boolean, when it changes), 'upload-progress' ({ seq, name, sent, total }).
+ */
+export class DesktopClient extends EventEmitter implements EngineContext {
+
+    readonly profile: ProfileInfo;
+    readonly store: LocalStore;
+    readonly api: MessagingClient;
+    readonly secrets: SecretStore;
+    readonly metadata: ServerMetadata;
+    online = false;
+
+    private flushing?: Promise<FlushResult>;
+    private flushAgain = false;
+    private cacheTurn: Promise<unknown> = Promise.resolve();
+
+    private constructor(parts: ClientParts) {
+
+        super();
+        this.profile = parts.profile;
+        this.store = parts.store;
+        this.api = parts.api;
+        this.secrets = parts.secrets;
+        this.metadata = parts.metadata;
+    }
+
+    /** Connects this computer to an account (the device flow: `onCode` shows the code to approve) and opens its profile. */
+    static async connect(serverUrl: string, options: ConnectOptions): Promise<DesktopClient> {
+
+        await retryPendingRevocations();
+        return new DesktopClient(await connectParts(serverUrl, options));
+    }
+
+    /** Opens a connected profile, offline too; NotConnectedError when there is none. */
+    static async open(options: { profile?: string } = {}): Promise<DesktopClient> {
+
+        await retryPendingRevocations();
+        return new DesktopClient(await openParts(options.profile));
+    }
+
+    setOnline(online: boolean): void {
+
+        if (online !== this.online) {
+            this.online = online;
+            this.emit('online', online);
+        }
+    }
+
+    async status(): Promise<ClientStatus> {
+
+        const { kind, description, warning } = this.secrets;
+        return {
+            profile: this.profile,
+            keyStore: { kind, description, ...(warning ? { warning } : {}) },
+            online: this.online,
+            outbox: (await this.store.outboxItems()).length,
+            openConflicts: (await this.store.conflicts({ status: 'open' })).length,
+            lastSyncAt: await this.store.getState<string>(stateNames.lastSyncAt) ?? null
+        };
+    }
+
+    sync(): Promise<{ changes: number; reset: boolean }> {
+
+        return this.serially(() => syncChanges(this));
+    }
+
+    /** Writes the message to the outbox (durable when this resolves), then sends it in the background. */
+    async send(conversationId: string, input: { body?: string; files?: string[] }): Promise<OutboxItem> {
+
+        const item = await this.store.enqueue({ conversationId, body: input.body, files: (input.files ?? []).map((path) => ({ path })),
+            clientTime: new Date().toISOString(), idempotencyKey: newIdempotencyKey() });
+        this.emit('outbox', await this.store.outboxItems(conversationId));
+        this.flush().catch(() => undefined);        // what failed stays on the item (lastError) and in status
+        return item;
+    }
+
+    /** Sends the outbox; a call while a flush runs joins it, and it goes round once more for what was queued meanwhile. */
+    flush(): Promise<FlushResult> {
+
+        if (this.flushing) {
+            this.flushAgain = true;
+            return this.flushing;
+        }
+
+        const run = async () => {
+
+            const total: FlushResult = { sent: 0, conflicts: 0, waiting: 0 };
+            do {
+                this.flushAgain = false;
+                const round = await flushOutbox(this);
+                total.sent += round.sent;
+                total.conflicts += round.conflicts;
+                total.waiting = round.waiting;
+            }
+            while (this.flushAgain);
+
+            return total;
+        };
+
+        this.flushing = run().finally(() => {
+
+            this.flushing = undefined;
+        });
+        return this.flushing;
+    }
+
+    watch(signal: AbortSignal): Promise<{ code: string; message: string }> {
+
+        return watchChanges(this, signal, {
+            serially: (job) => this.serially(job),
+            catchUp: async () => {
+
+                await this.sync();
+                await this.flush();
+            }
+        });
+    }
+
+    resolve(conflictId: string, action: ConflictAction): Promise<Conflict> {
+
+        return resolveConflict(this, conflictId, action);
+    }
+
+    /** Revokes the device and removes its keys and cache (and with `forget` its profile); the client is closed after. */
+    async disconnect(options: { forget?: boolean } = {}): Promise<{ revoked: boolean }> {
+
+        await this.settle();
+        return disconnectProfile(this, options);
+    }
+
+    async close(): Promise<void> {
+
+        await this.settle();
+        await this.store.close();
+    }
+
+    /** Runs jobs on the cache one at a time: a sync and the stream's changes never interleave. */
+    private serially<T>(job: () => Promise<T>): Promise<T> {
+
+        const turn = this.cacheTurn.then(job);
+        this.cacheTurn = turn.catch(() => undefined);
+        return turn;
+    }
+
+    /** Waits for the flush and the cache's jobs under way. */
+    private async settle(): Promise<void> {
+
+        await this.flushing?.catch(() => undefined);
+        await this.cacheTurn;
+    }
+}
