@@ -2,6 +2,7 @@ import Fs from 'fs';
 import Path from 'path';
 
 import type { Server } from '@hapi/hapi';
+import { DesktopClient } from 'family-records-desktop';
 
 import { approveDeviceRequest } from '../../lib/accounts/devices';
 import { createFamily } from '../../lib/accounts/families';
@@ -112,4 +113,24 @@ export function desktopHome(): string {
     const home = Path.join(scratchDirectory(), 'desktop-home');
     Fs.mkdirSync(home, { mode: 0o700 });
     return home;
+}
+
+/**
+ * A desktop client of `user` connected through the device flow as a person does it, the code approved as on the site,
+ * in a fresh FAMILY_RECORDS_DESKTOP_HOME (set in process.env) with its keys in the key file.
+ */
+export async function connectDesktopClient(service: DesktopService, member: DesktopMember, options: { deviceName?: string } = {}): Promise<DesktopClient> {
+
+    process.env.FAMILY_RECORDS_DESKTOP_HOME = desktopHome();
+    process.env.FAMILY_RECORDS_DESKTOP_KEY_STORE = 'file';
+    let approval: Promise<void> = Promise.resolve();
+    const client = await DesktopClient.connect(service.baseUrl, {
+        deviceName: options.deviceName ?? 'Test laptop',
+        onCode(code) {
+
+            approval = service.approve(code.user_code, member.user);
+        }
+    });
+    await approval;
+    return client;
 }
