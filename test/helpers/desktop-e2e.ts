@@ -79,14 +79,14 @@ export async function restartableService(): Promise<RestartableService> {
 /** The messaging actor of a user, as the services take it. */
 export function actorOf(user: User): MessagingActor {
 
-    return { userId: user.id, familyLongId: user.family_long_id, isManager: user.role === 'manager' };
+    return { userId: user.id, familyLongId: user.family_long_id!, isManager: user.role === 'manager' };
 }
 
 /** The bodies of a conversation's messages as the service keeps them, in the order it took them. */
 export async function bodiesOnServer(server: Server, conversationId: string): Promise<Array<string | null>> {
 
     const messages = await server.app.services.messaging.models.Message.findAll({ where: { conversation_id: conversationId }, order: [['created_at', 'ASC'], ['id', 'ASC']] });
-    return messages.map((message) => message.body);
+    return messages.map((message) => message.body as string | null);
 }
 
 /** A finished run of the command line. */
@@ -227,4 +227,23 @@ export async function approveInChromium(browser: Browser, url: string, account: 
     finally {
         await context.close();
     }
+}
+
+/** A user code as the service shows it (XXXX-XXXX), as `connect` prints it. */
+const userCodePattern = /\b([BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4})\b/;
+
+/**
+ * `connect <baseUrl>` to its end: once the client has printed its code and asked the browser to open the page,
+ * `approve` does what the person does with them. Resolves with the run and the code.
+ */
+export async function connectCli(cli: DesktopCli, baseUrl: string, approve: (userCode: string, openedUrl: string) => Promise<unknown>,
+    extraArgs: string[] = []): Promise<CliResult & { userCode: string }> {
+
+    const opened = cli.openedUrls().length;
+    const child = cli.spawn(['connect', baseUrl, ...extraArgs]);
+    const done = finished(child);
+    const [, userCode] = await waitForOutput(child, userCodePattern);
+    await eventually(() => cli.openedUrls().length > opened);
+    await approve(userCode, cli.openedUrls()[opened]);
+    return { ...await done, userCode };
 }
