@@ -113,7 +113,22 @@ export function apiRoutes(client: DesktopClient, uploadsDir: string): ServerRout
         {
             method: 'POST',
             path: '/api/sync',
-            handler: answering(async () => ({ data: await client.sync() }))
+            handler: answering(async () => {
+
+                // "Try again now": what a reconnection of the stream would do, at once.
+                try {
+                    const synced = await client.sync();
+                    client.setOnline(true);
+                    return { data: { ...synced, ...await client.flush() } };
+                }
+                catch (error) {
+                    if (error instanceof OfflineError) {
+                        client.setOnline(false);
+                    }
+
+                    throw error;
+                }
+            })
         },
         {
             method: 'GET',

@@ -12,13 +12,13 @@ import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 
 export const sessionCookie = 'family_records_window';
 
-/** The headers of every answer: nothing framed, cached or loaded from elsewhere. */
+/** The headers of every answer (named as hapi keeps them): nothing framed, cached or loaded from elsewhere. */
 const securityHeaders: Record<string, string> = {
-    'Content-Security-Policy': "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-    'X-Frame-Options': 'DENY',
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    'Cache-Control': 'no-store'
+    'content-security-policy': "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store'
 };
 
 /** A fresh 256-bit secret, URL-safe. */

@@ -6,6 +6,7 @@ const page = {
     account: document.getElementById('account'),
     connection: document.getElementById('connection'),
     offline: document.getElementById('offline-banner'),
+    tryAgain: document.getElementById('try-again'),
     error: document.getElementById('page-error'),
     list: document.getElementById('conversation-list'),
     none: document.getElementById('no-conversations'),
@@ -170,6 +171,22 @@ page.compose.addEventListener('submit', async (event) => {
     }
     finally {
         button.disabled = false;
+    }
+});
+
+page.tryAgain.addEventListener('click', async () => {
+
+    page.tryAgain.disabled = true;
+    try {
+        await postJson('/api/sync');
+        show(page.error, '');
+    }
+    catch (failure) {
+        show(page.error, failure.message);
+    }
+    finally {
+        page.tryAgain.disabled = false;
+        schedule(true);
     }
 });
 
