@@ -13,6 +13,8 @@ export * from './sdk/session';
 export * from './sdk/messaging-client';
 export * from './sdk/stream';
 export * from './sdk/uploads';
+export * from './window/server';
+export * from './window/launcher';
 export * from './profile/paths';
 export * from './profile/profiles';
 export * from './profile/secret-store';
