@@ -63,7 +63,9 @@ describe('desktop engine: connecting and disconnecting', () => {
 
     it('disconnects: the service refuses the refresh token after, and the keys and cache are gone', async () => {
 
-        const client = await connectDesktopClient(service, await service.member());
+        const member = await service.member();
+        const client = await connectDesktopClient(service, member);
+        await client.sync();
         const refreshToken = (await client.secrets.get('refresh-token'))!;
         const profile = client.profile;
         expect(await client.disconnect()).to.equal({ revoked: true });
@@ -75,6 +77,15 @@ describe('desktop engine: connecting and disconnecting', () => {
         expect(await client.secrets.get('cache-key')).to.not.exist();
         await expect(DesktopClient.open({ profile: profile.name })).to.reject(NotConnectedError);
         expect(Fs.existsSync(profile.dir)).to.be.true();
+
+        // Connected again, the profile starts with a new key and an empty store.
+        let approval: Promise<void> = Promise.resolve();
+        const again = await DesktopClient.connect(service.baseUrl, { onCode: (code) => (approval = service.approve(code.user_code, member.user)) });
+        await approval;
+        expect(again.profile.name).to.equal(profile.name);
+        expect(await again.store.conversations()).to.equal([]);
+        expect((await again.api.me()).user.id).to.equal(member.user.id);
+        await again.close();
     });
 
     it('disconnects offline: the revocation waits in a private file, and the next start of the client revokes it', async () => {

@@ -150,6 +150,17 @@ describe('desktop engine: sending, syncing and conflicts against the service', (
         expect((await client.status()).lastSyncAt).to.exist();
     });
 
+    it('starts anew after a reset: a cursor past the retention window refetches the conversations and their latest history', async () => {
+
+        await client.store.removeConversation(group.id);
+        await client.store.setState('sync-cursor', Buffer.from('1000000000000.1').toString('base64url'));     // a change of 2001
+        const result = await client.sync();
+        expect(result.reset).to.be.true();
+        expect(await client.store.conversation(group.id)).to.include({ id: group.id, title: 'Cousins' });
+        expect(bodiesOf(await client.store.messages(group.id))).to.equal(bodiesOf(await historyOf(group)));
+        expect(await client.sync()).to.equal({ changes: 0, reset: false });
+    });
+
     it('keeps a refused message as a conflict, and resolves conflicts by retry and discard', async () => {
 
         await messagingRequest(service.server, benToken, 'PUT', `/blocks/${ann.user.id}`);

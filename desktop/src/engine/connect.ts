@@ -6,6 +6,7 @@ import { LocalStore } from '../profile/local-store';
 import { desktopHome } from '../profile/paths';
 import { saveProfile, setCurrentProfile } from '../profile/profiles';
 import { openSecretStore } from '../profile/secret-store';
+import { removeDatabaseFiles } from '../profile/store-database';
 import { profileTokenStorage } from '../profile/token-storage';
 import { pollForTokens, requestDeviceCode, type DeviceCode, type TokenSet } from '../sdk/device-sign-in';
 import { discover, normalizeServerUrl } from '../sdk/discovery';
@@ -42,9 +43,11 @@ export async function connectParts(serverUrl: string, options: ConnectOptions): 
     const profile = await saveProfile({ serverUrl: normalized, userId: me.user.id, email: me.user.email, familyName: me.family.name,
         deviceName: me.device.name, createdAt: new Date().toISOString() });
     const secrets = await openSecretStore(profile);
-    // A profile connected again keeps its key, so that what it cached and an outbox not sent yet stay readable.
+    // A profile connected again keeps its key, so that what it cached and an outbox not sent yet stay readable. Without
+    // one (disconnected, or the key store lost it), a store left behind cannot be read any more: it starts anew.
     let cacheKey = await secrets.get('cache-key');
     if (!cacheKey) {
+        await removeDatabaseFiles(profile.dir);
         cacheKey = newCacheKey().toString('base64');
         await secrets.set('cache-key', cacheKey);
     }

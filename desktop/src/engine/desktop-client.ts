@@ -4,6 +4,7 @@ import type { LocalStore, OutboxItem } from '../profile/local-store';
 import type { ProfileInfo } from '../profile/profiles';
 import type { SecretStore } from '../profile/secret-store';
 import type { ServerMetadata } from '../sdk/discovery';
+import { OfflineError } from '../sdk/errors';
 import { newIdempotencyKey } from '../sdk/idempotency-key';
 import type { MessagingClient } from '../sdk/messaging-client';
 import type { Conflict } from '../sdk/types';
@@ -13,7 +14,7 @@ import { stateNames, type ClientParts, type EngineContext } from './context';
 import { disconnectProfile } from './disconnect';
 import { openParts } from './open';
 import { flushOutbox, type FlushResult } from './outbox-flush';
-import { retryPendingRevocations } from './pending-revocations';
+import { retryPendingRevocationsAtStart } from './pending-revocations';
 import { syncChanges } from './sync';
 import { watchChanges } from './watch';
 
@@ -58,14 +59,14 @@ export class DesktopClient extends EventEmitter implements EngineContext {
     /** Connects this computer to an account (the device flow: `onCode` shows the code to approve) and opens its profile. */
     static async connect(serverUrl: string, options: ConnectOptions): Promise<DesktopClient> {
 
-        await retryPendingRevocations();
+        await retryPendingRevocationsAtStart();
         return new DesktopClient(await connectParts(serverUrl, options));
     }
 
     /** Opens a connected profile, offline too; NotConnectedError when there is none. */
     static async open(options: { profile?: string } = {}): Promise<DesktopClient> {
 
-        await retryPendingRevocations();
+        await retryPendingRevocationsAtStart();
         return new DesktopClient(await openParts(options.profile));
     }
 
@@ -92,7 +93,21 @@ export class DesktopClient extends EventEmitter implements EngineContext {
 
     sync(): Promise<{ changes: number; reset: boolean }> {
 
-        return this.serially(() => syncChanges(this));
+        return this.serially(async () => {
+
+            try {
+                const result = await syncChanges(this);
+                this.setOnline(true);
+                return result;
+            }
+            catch (error) {
+                if (error instanceof OfflineError) {
+                    this.setOnline(false);
+                }
+
+                throw error;
+            }
+        });
     }
 
     /** Writes the message to the outbox (durable when this resolves), then sends it in the background. */

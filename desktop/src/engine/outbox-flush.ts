@@ -81,6 +81,7 @@ async function flushConversation(context: EngineContext, items: OutboxItem[], re
                 return undefined;
             }
 
+            await context.store.updateOutboxItem(item.seq, { state: 'queued' });
             return error;
         }
 

@@ -30,11 +30,27 @@ export async function addPendingRevocation(revocation: PendingRevocation): Promi
     await writePrivateFile(revocationsFile(), JSON.stringify([...await readPending(), revocation]));
 }
 
+// A service that takes connections but does not answer must not hold the client's start for a request's whole timeout.
+const startWaitMs = 5_000;
+
+/** Retries the pending revocations, waiting for them a few seconds at most: the rest goes on in the background. */
+export async function retryPendingRevocationsAtStart(): Promise<void> {
+
+    const retry = retryPendingRevocations().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+
+        timer = setTimeout(resolve, startWaitMs).unref();
+    });
+    await Promise.race([retry, waited]);
+    clearTimeout(timer);
+}
+
 /**
  * Revokes the tokens left by a disconnect made offline, of any profile; those still unreachable stay for the next
  * start. A token the service refuses to revoke (it is revoked already, or expired) is done with too.
  */
-export async function retryPendingRevocations(): Promise<void> {
+async function retryPendingRevocations(): Promise<void> {
 
     const pending = await readPending();
     if (pending.length === 0) {
