@@ -29,11 +29,13 @@ export function memoryTokenStorage(tokens?: TokenSet): TokenStorage & { tokens?:
 }
 
 /** The SDK's client for a device of `user` connected through the services (not the OAuth endpoints: no poll to wait). */
-export async function sdkClient(server: Server, baseUrl: string, user: User, scope?: string): Promise<{ metadata: ServerMetadata; storage: TokenStorage & { tokens?: TokenSet }; client: MessagingClient }> {
+export async function sdkClient(server: Server, baseUrl: string, user: User, scope?: string):
+    Promise<{ metadata: ServerMetadata; storage: TokenStorage & { tokens?: TokenSet }; client: MessagingClient }> {
 
     const answer = await connectedDevice(server, user, { scope });
     const metadata = await discover(baseUrl);
-    const storage = memoryTokenStorage({ access_token: answer.access_token, refresh_token: answer.refresh_token, expires_at: Date.now() + answer.expires_in * 1000, scope: answer.scope });
+    const { access_token, refresh_token, scope: granted } = answer;
+    const storage = memoryTokenStorage({ access_token, refresh_token, expires_at: Date.now() + answer.expires_in * 1000, scope: granted });
     return { metadata, storage, client: new MessagingClient(baseUrl, new Session(metadata, storage)) };
 }
 

@@ -43,7 +43,9 @@ describe(`the desktop SDK's messaging calls against the service (${testVariant})
         return { users, clients };
     }
 
-    const outboxItem = (conversationId: string, body: string): OutboxItemWire => ({ idempotency_key: newIdempotencyKey(), conversation_id: conversationId, client_time: new Date().toISOString(), body });
+    const outboxItem = (conversationId: string, body: string): OutboxItemWire => ({
+        idempotency_key: newIdempotencyKey(), conversation_id: conversationId, client_time: new Date().toISOString(), body
+    });
 
     it('says whom it acts for, lists people, starts, renames and reads conversations', async () => {
 
