@@ -1,6 +1,7 @@
+import { DesktopClient } from '../../engine/desktop-client';
 import { command } from '../command';
 import { exitCodes } from '../errors';
-import { withClient } from '../open-client';
+import { counted } from '../format';
 
 export const disconnectCommand = command({
     usage: 'disconnect [--forget]',
@@ -16,15 +17,19 @@ export const disconnectCommand = command({
     },
     async run({ values, output }) {
 
-        return withClient(values.profile, async (client) => {
+        // Not withClient(): a disconnected client is closed already, its store wiped.
+        const client = await DesktopClient.open({ profile: values.profile });
+        const { profile } = client;
+        const unsent = (await client.store.outboxItems()).length;
+        const { revoked } = await client.disconnect({ forget: values.forget });
+        const local = values.forget ? 'its keys, copy and profile are removed from this computer' : 'its keys and copy are removed from this computer';
+        output.result({ profile: profile.name, revoked, forgotten: values.forget === true }, () => [revoked
+            ? `✓ Disconnected ${profile.email} on ${profile.serverUrl}: the service revoked this device, and ${local}.`
+            : `Disconnected ${profile.email} here (${local}), but the service could not be reached: the revocation will be retried at the next start.`]);
+        if (unsent > 0) {
+            output.note(`! ${counted(unsent, 'message')} of the outbox, never sent, went with the local copy.`);
+        }
 
-            const { profile } = client;
-            const { revoked } = await client.disconnect({ forget: values.forget });
-            const local = values.forget ? 'its keys, copy and profile are removed from this computer' : 'its keys and copy are removed from this computer';
-            output.result({ profile: profile.name, revoked, forgotten: values.forget === true }, () => [revoked
-                ? `✓ Disconnected ${profile.email} on ${profile.serverUrl}: the service revoked this device, and ${local}.`
-                : `Disconnected ${profile.email} here (${local}), but the service could not be reached: the revocation will be retried at the next start.`]);
-            return revoked ? exitCodes.ok : exitCodes.offline;
-        });
+        return revoked ? exitCodes.ok : exitCodes.offline;
     }
 });

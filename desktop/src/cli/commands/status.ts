@@ -6,7 +6,7 @@ export const statusCommand = command({
     summary: 'the connected account, where its keys are kept, the outbox and the conflicts',
     description: [
         'Shows the profile in use (server, account, family, this device\'s name), where its keys are kept,',
-        'whether the service answers (it syncs first), how many messages wait in the outbox and how many',
+        'whether the service answers (it syncs first, which tells), how many messages wait in the outbox and how many',
         'conflicts are open.'
     ].join('\n'),
     options: {},
@@ -14,7 +14,7 @@ export const statusCommand = command({
 
         await withClient(values.profile, async (client) => {
 
-            await refreshed(client, output);
+            const online = await refreshed(client, output);
             const status = await client.status();
             const { profile, keyStore } = status;
             output.result({
@@ -25,7 +25,7 @@ export const statusCommand = command({
                 family_name: profile.familyName,
                 device_name: profile.deviceName,
                 key_store: { kind: keyStore.kind, description: keyStore.description, warning: keyStore.warning ?? null },
-                online: status.online,
+                online,
                 outbox: status.outbox,
                 open_conflicts: status.openConflicts,
                 last_sync_at: status.lastSyncAt
@@ -34,7 +34,7 @@ export const statusCommand = command({
                 `  ✓ Signed in as ${profile.email} (${profile.familyName}), this device "${profile.deviceName}"`,
                 `  Profile: ${profile.name}`,
                 `  Keys: ${keyStore.description}${keyStore.warning ? ` (${keyStore.warning})` : ''}`,
-                `  Service: ${status.online ? 'online' : 'offline'}; last synced ${status.lastSyncAt ?? 'never'}`,
+                `  Service: ${online ? 'online' : 'offline'}; last synced ${status.lastSyncAt ?? 'never'}`,
                 `  Outbox: ${status.outbox === 0 ? 'empty' : `${status.outbox} waiting`}; conflicts: ${status.openConflicts === 0 ? 'none' : `${status.openConflicts} open`}`
             ]);
         });

@@ -1,4 +1,3 @@
-import { openDesktopWindow } from '../../window/launcher';
 import { command } from '../command';
 import { untilInterrupted } from '../interrupt';
 import { withClient } from '../open-client';
@@ -14,6 +13,8 @@ export const windowCommand = command({
     options: {},
     async run({ values, output }) {
 
+        // Loaded here: the window's server (hapi) would slow every other command's start.
+        const { openDesktopWindow } = await import('../../window/launcher');
         await withClient(values.profile, async (client) => {
 
             await untilInterrupted((signal) => openDesktopWindow(client, {
