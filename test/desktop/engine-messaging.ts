@@ -127,6 +127,23 @@ describe('desktop engine: sending, syncing and conflicts against the service', (
         expect((await client.store.messages(direct.id)).filter((message) => message.id === after[0].id)).to.have.length(1);
     });
 
+    it('stops a conversation at an item the service refuses with an error, keeps the error, and goes on once the user discards it', async () => {
+
+        const before = (await historyOf(group)).length;
+        const refused = await client.send(group.id, { body: 'x'.repeat(4001) });          // over message_max_characters: 400
+        await client.send(group.id, { body: 'after the long one' });
+        expect(await client.flush()).to.equal({ sent: 0, conflicts: 0, waiting: 2 });
+        const [kept] = await client.store.outboxItems(group.id);
+        expect(kept.seq).to.equal(refused.seq);
+        expect(kept.lastError!.code).to.equal('invalid_request');
+        expect((await historyOf(group)).length).to.equal(before);
+
+        const dropped = await client.discardOutboxItem(refused.seq);
+        expect(dropped.body).to.have.length(4001);
+        expect(await client.flush()).to.equal({ sent: 1, conflicts: 0, waiting: 0 });
+        expect(bodiesOf((await historyOf(group)).slice(before))).to.equal(['after the long one']);
+    });
+
     it('syncs what other devices did: new, edited and deleted messages', async () => {
 
         await client.sync();

@@ -13,7 +13,7 @@ import { connectParts, type ConnectOptions } from './connect';
 import { stateNames, type ClientParts, type EngineContext } from './context';
 import { disconnectProfile } from './disconnect';
 import { openParts } from './open';
-import { flushOutbox, type FlushResult } from './outbox-flush';
+import { flushOutbox, lockOutbox, type FlushResult } from './outbox-flush';
 import { retryPendingRevocationsAtStart } from './pending-revocations';
 import { syncChanges } from './sync';
 import { watchChanges } from './watch';
@@ -148,6 +148,26 @@ export class DesktopClient extends EventEmitter implements EngineContext {
             this.flushing = undefined;
         });
         return this.flushing;
+    }
+
+    /**
+     * Gives up an outbox item that was not sent (one the service refused with an error, say): after the flush under way,
+     * here or in another process of the profile, so that an item is never dropped while its request is in flight.
+     */
+    async discardOutboxItem(seq: number): Promise<OutboxItem> {
+
+        await this.flushing?.catch(() => undefined);
+        const release = await lockOutbox(this.profile.dir, { retries: 30, minTimeout: 100, maxTimeout: 1000 });     // another process's flush
+        let item: OutboxItem;
+        try {
+            item = await this.store.discardOutboxItem(seq);
+        }
+        finally {
+            await release();
+        }
+
+        this.emit('outbox', await this.store.outboxItems(item.conversationId));
+        return item;
     }
 
     watch(signal: AbortSignal): Promise<{ code: string; message: string }> {

@@ -18,6 +18,12 @@ export interface FlushResult {
 const retryStatuses = new Set([409, 429, 503]);
 const maxAttempts = 4;
 
+/** The profile's outbox lock, held by whoever sends the outbox or drops an item of it; rejects with ELOCKED when held past `retries`. */
+export function lockOutbox(profileDir: string, retries: Lockfile.LockOptions['retries'] = 0): Promise<() => Promise<void>> {
+
+    return Lockfile.lock(profileDir, { lockfilePath: Path.join(profileDir, 'outbox.lock'), retries, stale: 10_000 });
+}
+
 /**
  * Sends the outbox: one item at a time per conversation, so each conversation's messages land in the order written,
  * and the conversations side by side. One process of a profile flushes at a time (a lock file); another finds it
@@ -29,7 +35,7 @@ export async function flushOutbox(context: EngineContext): Promise<FlushResult> 
     const result: FlushResult = { sent: 0, conflicts: 0, waiting: 0 };
     let release: () => Promise<void>;
     try {
-        release = await Lockfile.lock(context.profile.dir, { lockfilePath: Path.join(context.profile.dir, 'outbox.lock'), retries: 0, stale: 10_000 });
+        release = await lockOutbox(context.profile.dir);
     }
     catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {

@@ -119,6 +119,12 @@ export class LocalStore {
         return this.outbox.complete(seq, result);
     }
 
+    /** Removes an item its user gave up (and its files); the item as it was. */
+    discardOutboxItem(seq: number): Promise<OutboxItem> {
+
+        return this.outbox.discard(seq);
+    }
+
     /** The bytes of an outbox file, opened. */
     readBlob(blobId: string): Promise<Buffer> {
 

@@ -109,10 +109,8 @@ export class Outbox {
     /** One transaction: the item gone, the message it became (or the conflict it met) cached; then its blobs removed. */
     async complete(seq: number, result: { message?: Message; conflict?: Conflict }): Promise<void> {
 
-        const item = await this.db.transaction(async (connection) => {
+        await this.take(seq, async (connection) => {
 
-            const completed = this.item(await this.row(connection, seq));
-            await connection.run('DELETE FROM outbox WHERE seq = ?', [seq]);
             if (result.message) {
                 await this.cache.putMessage(connection, result.message);
             }
@@ -120,11 +118,28 @@ export class Outbox {
             if (result.conflict) {
                 await this.cache.putConflict(connection, result.conflict);
             }
+        });
+    }
 
-            return completed;
+    /** The item given up by its user before it was sent: gone, and its blobs removed. */
+    discard(seq: number): Promise<OutboxItem> {
+
+        return this.take(seq, async () => undefined);
+    }
+
+    /** One transaction: the item deleted and `andThen` done; then its blobs removed. */
+    private async take(seq: number, andThen: (connection: SqlConnection) => Promise<void>): Promise<OutboxItem> {
+
+        const item = await this.db.transaction(async (connection) => {
+
+            const taken = this.item(await this.row(connection, seq));
+            await connection.run('DELETE FROM outbox WHERE seq = ?', [seq]);
+            await andThen(connection);
+            return taken;
         });
 
         await this.blobs.remove(item.files.map((file) => file.blobId));
+        return item;
     }
 
     /** Removes the blobs left by a process that crashed after writing them and before its item committed. */
