@@ -40,12 +40,12 @@ describe(`the desktop SDK's uploads with tus, resumable across restarts (${testV
 
     after(() => server.stop());
 
-    async function pair(): Promise<{ asAnn: MessagingClient; conversationId: string }> {
+    async function pair(): Promise<{ asAnn: MessagingClient; conversationId: string; storage: Awaited<ReturnType<typeof sdkClient>>['storage'] }> {
 
         const { users } = await messagingFamily(server, 2);
-        const { client: asAnn } = await sdkClient(server, baseUrl, users[0]);
+        const { client: asAnn, storage } = await sdkClient(server, baseUrl, users[0]);
         const conversation = await asAnn.startDirect(users[1].id);
-        return { asAnn, conversationId: conversation.id };
+        return { asAnn, conversationId: conversation.id, storage };
     }
 
     const idOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
@@ -76,9 +76,9 @@ describe(`the desktop SDK's uploads with tus, resumable across restarts (${testV
         expect(download.body.equals(file.bytes)).to.be.true();
     });
 
-    it('resumes an upload stopped part-way from its url in a new call, sending only the rest', async () => {
+    it('resumes an upload stopped part-way from its url in a new call, sending only the rest (refreshing a token refused on the way)', async () => {
 
-        const { asAnn, conversationId } = await pair();
+        const { asAnn, conversationId, storage } = await pair();
         const file = textFile('diary.txt', 50_000);
         const controller = new AbortController();
         let url: string | undefined;
@@ -92,6 +92,8 @@ describe(`the desktop SDK's uploads with tus, resumable across restarts (${testV
         const kept = (await asAnn.upload(idOf(url!))).offset_bytes;
         expect(kept).to.be.within(20_000, 49_999);
 
+        // A token the service no longer takes, that still looks fresh: the resume refreshes it and goes on with the same upload.
+        await storage.write({ ...storage.tokens!, access_token: `frd_${'x'.repeat(36)}` });
         patches.length = 0;
         const progress: number[] = [];
         const resumed = await uploadFile(asAnn, file, {
@@ -100,6 +102,7 @@ describe(`the desktop SDK's uploads with tus, resumable across restarts (${testV
             onProgress: (sent) => progress.push(sent)
         });
         expect(resumed.url).to.equal(url!);
+        expect(storage.tokens!.access_token).to.not.equal(`frd_${'x'.repeat(36)}`);
         expect(progress[0]).to.be.at.least(kept);
         expect(patches.map((patch) => patch.offset)).to.equal([kept]);
         expect(await asAnn.upload(resumed.uploadId)).to.include({ complete: true, offset_bytes: 50_000 });

@@ -26,6 +26,12 @@ export interface UploadOptions {
 
 type TusError = Error & { originalResponse?: Tus.HttpResponse | null; causingError?: unknown };
 
+/**
+ * A 401, raised from onAfterResponse: tus-js-client takes any 4xx of its HEAD for an upload that is gone and would
+ * start a new one; this keeps it a retry (with a refreshed token) of the same upload.
+ */
+class TokenRejected extends Error { }
+
 /** The SDK's error for what stopped an upload: OfflineError, SignedOutError, ApiError (413, 415, …), or the caller's own. */
 function uploadError(error: TusError): unknown {
 
@@ -97,13 +103,17 @@ export async function uploadFile(client: MessagingClient, source: UploadSource, 
             },
             async onAfterResponse(request, response) {
 
+                if (response.getStatus() === 401) {
+                    throw new TokenRejected('The service refused the access token');
+                }
+
                 if (request.getMethod() === 'POST' && response.getStatus() === 201) {
                     await options.onCreated(new URL(response.getHeader('Location') ?? '', endpoint).href);
                 }
             },
             onShouldRetry(error: TusError) {
 
-                const status = error.originalResponse?.getStatus();
+                const status = error.causingError instanceof TokenRejected ? 401 : error.originalResponse?.getStatus();
                 if (status === 401) {
                     // Once: a refreshed token refused too means the device is signed out.
                     rejectedToken = refreshed ? undefined : token;
@@ -118,7 +128,7 @@ export async function uploadFile(client: MessagingClient, source: UploadSource, 
             onError: (error) => settle(() => {
 
                 const mapped = uploadError(error as TusError);
-                reject((error as TusError).originalResponse?.getStatus() === 401 ? new SignedOutError() : mapped);
+                reject((error as TusError).causingError instanceof TokenRejected ? new SignedOutError() : mapped);
             })
         });
 
