@@ -55,5 +55,5 @@ export function historyItems(view, context) {
         view.messages.map((message) => [messageItem(message, context), (after.get(message.id) ?? []).map(card)]),
         unplaced.map(card),
         view.outbox.map((item) => outboxItem(item, context.progress.get(item.seq)))
-    ].flat(2);
+    ].flat(Infinity);
 }
