@@ -77,17 +77,16 @@ async function flushConversation(context: EngineContext, items: OutboxItem[], re
         catch (error) {
             if (error instanceof OfflineError) {
                 context.setOnline(false);
-                await context.store.updateOutboxItem(item.seq, { state: 'queued' });
+                await setItemState(context, item, { state: 'queued' });
                 return undefined;
             }
 
             if (error instanceof ApiError) {
-                await context.store.updateOutboxItem(item.seq, { state: 'queued', lastError: { code: error.code, message: error.message } });
-                context.emit('outbox', await context.store.outboxItems(item.conversationId));
+                await setItemState(context, item, { state: 'queued', lastError: { code: error.code, message: error.message } });
                 return undefined;
             }
 
-            await context.store.updateOutboxItem(item.seq, { state: 'queued' });
+            await setItemState(context, item, { state: 'queued' });
             return error;
         }
 
@@ -97,13 +96,20 @@ async function flushConversation(context: EngineContext, items: OutboxItem[], re
     return undefined;
 }
 
+/** Sets an item's state, and says so ('outbox': its conversation's items), for a window that shows it. */
+async function setItemState(context: EngineContext, item: OutboxItem, patch: Parameters<EngineContext['store']['updateOutboxItem']>[1]): Promise<void> {
+
+    await context.store.updateOutboxItem(item.seq, patch);
+    context.emit('outbox', await context.store.outboxItems(item.conversationId));
+}
+
 /** Uploads the item's files not uploaded yet, then posts the item alone under its own key, and settles it in the store. */
 async function sendItem(context: EngineContext, item: OutboxItem, result: FlushResult): Promise<void> {
 
     const { api, store } = context;
     const files = item.files.map((file) => ({ ...file }));
     if (files.some((file) => !file.uploadId)) {
-        await store.updateOutboxItem(item.seq, { state: 'uploading', attempts: item.attempts + 1 });
+        await setItemState(context, item, { state: 'uploading', attempts: item.attempts + 1 });
         for (const file of files) {
             if (!file.uploadId) {
                 file.uploadId = await upload(context, item, file, files);
@@ -112,7 +118,7 @@ async function sendItem(context: EngineContext, item: OutboxItem, result: FlushR
         }
     }
 
-    await store.updateOutboxItem(item.seq, { state: 'sending', attempts: item.attempts + 1 });
+    await setItemState(context, item, { state: 'sending', attempts: item.attempts + 1 });
     const wire: OutboxItemWire = { idempotency_key: item.idempotencyKey, conversation_id: item.conversationId, client_time: item.clientTime };
     if (item.body !== undefined) {
         wire.body = item.body;
