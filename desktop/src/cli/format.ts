@@ -1,5 +1,5 @@
 import type { OutboxItem } from '../profile/local-store';
-import type { Message } from '../sdk/types';
+import type { Conflict, Message } from '../sdk/types';
 import type { People } from './names';
 
 /** `1.2 MB`, for a person. */
@@ -59,4 +59,10 @@ export function outboxItemJson(item: OutboxItem) {
 export function counted(count: number, noun: string): string {
 
     return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** The command that resolves a conflict, with the actions it allows. */
+export function resolveHint(conflict: Conflict): string {
+
+    return `family-records-desktop resolve ${conflict.id} ${conflict.actions.map((action) => (action === 'edit' ? '--edit TEXT' : `--${action}`)).join(' | ')}`;
 }

@@ -1,6 +1,6 @@
 import type { Conflict } from '../../sdk/types';
 import { command } from '../command';
-import { shortTime } from '../format';
+import { resolveHint, shortTime } from '../format';
 import { conversationName, People } from '../names';
 import { refreshed, withClient } from '../open-client';
 
@@ -14,7 +14,7 @@ function conflictLines(conflict: Conflict, where: string): string[] {
         `    ${conflict.message}`
     ];
     if (conflict.status === 'open') {
-        lines.push(`    resolve: family-records-desktop resolve ${conflict.id} ${conflict.actions.map((action) => (action === 'edit' ? '--edit TEXT' : `--${action}`)).join(' | ')}`);
+        lines.push(`    resolve: ${resolveHint(conflict)}`);
     }
 
     return lines;

@@ -4,7 +4,7 @@ import type { DesktopClient } from '../../engine/desktop-client';
 import type { OutboxItem } from '../../profile/local-store';
 import { command } from '../command';
 import { CliError, exitCodes } from '../errors';
-import { outboxItemJson } from '../format';
+import { outboxItemJson, resolveHint } from '../format';
 import { conversationName, findConversation } from '../names';
 import { withClient } from '../open-client';
 import type { Output } from '../output';
@@ -48,7 +48,7 @@ async function reportOutcome(client: DesktopClient, item: OutboxItem, to: string
     const conflict = (await client.store.conflicts({ status: 'all' })).find((candidate) => candidate.item.idempotency_key === item.idempotencyKey);
     if (conflict) {
         output.result({ status: 'conflict', conflict }, () => [
-            `✗ not sent: ${conflict.message} (conflict ${conflict.id}: family-records-desktop resolve ${conflict.id} ${conflict.actions.map((action) => `--${action}`).join('|')})`
+            `✗ not sent: ${conflict.message} (conflict ${conflict.id}: ${resolveHint(conflict)})`
         ]);
         return exitCodes.error;
     }

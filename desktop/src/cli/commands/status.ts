@@ -33,7 +33,8 @@ export const statusCommand = command({
                 `${profile.serverUrl}`,
                 `  ✓ Signed in as ${profile.email} (${profile.familyName}), this device "${profile.deviceName}"`,
                 `  Profile: ${profile.name}`,
-                `  Keys: ${keyStore.description}${keyStore.warning ? ` (${keyStore.warning})` : ''}`,
+                `  Keys: ${keyStore.description}`,
+                ...(keyStore.warning ? [`  ! ${keyStore.warning}`] : []),
                 `  Service: ${online ? 'online' : 'offline'}; last synced ${status.lastSyncAt ?? 'never'}`,
                 `  Outbox: ${status.outbox === 0 ? 'empty' : `${status.outbox} waiting`}; conflicts: ${status.openConflicts === 0 ? 'none' : `${status.openConflicts} open`}`
             ]);
