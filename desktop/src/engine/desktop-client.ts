@@ -176,7 +176,12 @@ export class DesktopClient extends EventEmitter implements EngineContext {
             serially: (job) => this.serially(job),
             catchUp: async () => {
 
-                await this.sync();
+                // The stream resumes from the stored cursor by itself (rechecking conflicts as it does): a sync is needed
+                // only to start a cache that has none, or the two would deliver the same changes twice.
+                if (await this.store.getState(stateNames.syncCursor) === undefined) {
+                    await this.sync();
+                }
+
                 await this.flush();
             }
         });

@@ -70,44 +70,44 @@ export async function refetch(context: EngineContext): Promise<void> {
     while (cursor);
 }
 
-/** One change of sync or the stream, applied to the cache (its record is the record as it is now). */
+/** What each kind of change does to the cache (its record is the record as it is now). */
+const changeAppliers: Record<Change['kind'], (context: EngineContext, change: Change) => Promise<void>> = {
+    conversation: async ({ store }, change) => {
+
+        if (change.action === 'deleted' || !change.record) {
+            await store.removeConversation(change.record_id);
+        }
+        else {
+            await store.putConversations([change.record]);
+        }
+    },
+    // The user's own leaving names the conversation; the others' come with the conversation's own update.
+    member: async ({ store }, change) => {
+
+        if (change.action === 'deleted' && change.conversation_id === null) {
+            await store.removeConversation(change.record_id);
+        }
+    },
+    message: async ({ store }, change) => {
+
+        if (change.record) {
+            await store.putMessages([change.record]);
+        }
+    },
+    conflict: async (context, change) => {
+
+        if (change.record) {
+            await context.store.putConflicts([change.record]);
+            context.emit('conflict', change.record);
+        }
+    },
+    // People and blocks are not cached: they are asked for when shown.
+    block: async () => undefined
+};
+
+/** One change of sync or the stream, applied to the cache. */
 export async function applyChange(context: EngineContext, change: Change): Promise<void> {
 
-    const { store } = context;
-    switch (change.kind) {
-        case 'conversation':
-            if (change.action === 'deleted' || !change.record) {
-                await store.removeConversation(change.record_id);
-            }
-            else {
-                await store.putConversations([change.record]);
-            }
-
-            break;
-        case 'member':
-            // The user's own leaving names the conversation; the others' come with the conversation's own update.
-            if (change.action === 'deleted' && change.conversation_id === null) {
-                await store.removeConversation(change.record_id);
-            }
-
-            break;
-        case 'message':
-            if (change.record) {
-                await store.putMessages([change.record]);
-            }
-
-            break;
-        case 'conflict':
-            if (change.record) {
-                await store.putConflicts([change.record]);
-                context.emit('conflict', change.record);
-            }
-
-            break;
-        case 'block':
-            // People and blocks are not cached: they are asked for when shown.
-            break;
-    }
-
+    await changeAppliers[change.kind]?.(context, change);
     context.emit('change', change);
 }

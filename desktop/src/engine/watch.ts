@@ -5,14 +5,14 @@ import { applyChange, refetch } from './sync';
 export interface WatchHooks {
     /** Runs one job at a time on the cache, so that a sync and the stream's changes never interleave. */
     serially<T>(job: () => Promise<T>): Promise<T>;
-    /** What a (re)connection sets off: a sync, then a flush of the outbox. */
+    /** What a (re)connection sets off: a flush of the outbox (after a first sync, for a cache that has none). */
     catchUp(): Promise<unknown>;
 }
 
 /**
  * Follows the recovery stream from the stored cursor until `signal` aborts or the service closes it for good: each
- * change goes to the cache and its cursor is stored; on every (re)connection the client is online again, and a sync
- * then a flush catch up with what the stream does not carry (conflicts rechecked, the outbox written offline).
+ * change goes to the cache and its cursor is stored; on every (re)connection the client is online again, and the
+ * outbox written meanwhile is sent.
  */
 export async function watchChanges(context: EngineContext, signal: AbortSignal, hooks: WatchHooks): Promise<{ code: string; message: string }> {
 
