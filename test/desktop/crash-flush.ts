@@ -21,8 +21,8 @@ const { describe, it, before, after } = lab;
  * At the end every message is on the service exactly once, in the order written, per conversation.
  */
 
-const texts = 30;
-const kills = 8;
+const texts = 24;
+const kills = 6;
 
 /** Where the service kills the flushing client: the k-th outbox request since the client started, and at which step. */
 interface KillPoint {
@@ -98,7 +98,7 @@ describe('a flush killed at random points', { timeout: 150_000 }, () => {
         const group = await createGroup(server.app.services.messaging, actorOf(alice.user), 'Crash group', [bob.user.id, carol.user.id]);
 
         const cli = new DesktopCli();
-        const connected = await connectCli(cli, service.baseUrl, (userCode) => approveDeviceRequest(server.app.services.accounts, userCode, alice.user), ['--no-browser']);
+        const connected = await connectCli(cli, service.baseUrl, (userCode) => approveDeviceRequest(server.app.services.accounts, userCode, alice.user));
         expect(connected.code, connected.stderr).to.equal(0);
         expect((await cli.run(['sync'])).code).to.equal(0);
 
