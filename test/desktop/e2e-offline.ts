@@ -132,7 +132,7 @@ describe('the desktop client against a service that stops and starts again', { s
         expect((await cli.run(['send', direct.id, 'After disconnecting'])).code).to.equal(4);
 
         // Connected again, then disconnected with --forget: the profile's directory goes whole.
-        const again = await connectCli(cli, service.baseUrl, (userCode) => approveDeviceRequest(accounts, userCode, alice.user));
+        const again = await connectCli(cli, service.baseUrl, (userCode) => approveDeviceRequest(service.server.app.services.accounts, userCode, alice.user));
         expect(again.code, again.stderr).to.equal(0);
         const profiles = Path.join(cli.home, 'profiles');
         expect(Fs.readdirSync(profiles)).to.have.length(1);
