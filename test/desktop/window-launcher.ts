@@ -116,7 +116,7 @@ describe('desktop window: opening it', { skip: process.platform === 'win32', tim
 
     it('closes once its window has been gone for a while, when asked to', { skip: !chromiumAvailable }, async () => {
 
-        const window = await startWindowServer(client, { closeWhenIdleMs: 200 });
+        const window = await startWindowServer(client, { closeWhenIdleMs: 2000 });
         const page = await browser!.newPage();
         await page.goto(window.url);
         await page.locator('#connection:text-is("Online")').waitFor();

@@ -12,7 +12,6 @@ export class PageStreams {
 
     private readonly open = new Set<PassThrough>();
     private idleTimer: NodeJS.Timeout | undefined;
-    private forwarding = false;
 
     /** `onIdle` is called when the last page has been gone for `idleMs` (its window was closed). */
     constructor(private readonly client: DesktopClient, private readonly idle?: { ms: number; onIdle(): void }) { }
@@ -42,14 +41,9 @@ export class PageStreams {
         }
     }
 
-    /** Follows the engine's events from now on. */
+    /** Follows the engine's events from now on, until close(). */
     forward() {
 
-        if (this.forwarding) {
-            return;
-        }
-
-        this.forwarding = true;
         for (const name of engineEvents) {
             this.client.on(name, this.forwarders[name]);
         }
@@ -76,8 +70,8 @@ export class PageStreams {
 
         clearTimeout(this.idleTimer);
         const stream = new PassThrough();
-        // A first comment line makes the browser report the stream open at once.
-        stream.write(': open\n\n');
+        // The state the events change from, first on the same stream, so that none falls between a read and the events.
+        stream.write(`event: online\ndata: ${JSON.stringify(this.client.online)}\n\n`);
         this.open.add(stream);
         return stream;
     }

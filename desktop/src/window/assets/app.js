@@ -25,7 +25,9 @@ const state = {
     current: null,
     outbox: [],
     // seq of an outbox item → its files' progress, { name: { sent, total } }
-    progress: new Map()
+    progress: new Map(),
+    // conflict id → the text being edited
+    edits: new Map()
 };
 
 const nameOf = (userId) => state.people.get(userId)?.email ?? 'Someone';
@@ -91,7 +93,12 @@ async function loadConversation() {
     page.title.textContent = titleOf(view.conversation);
     state.outbox = view.outbox;
     const atBottom = page.history.scrollTop + page.history.clientHeight >= page.history.scrollHeight - 4;
-    page.history.replaceChildren(...historyItems(view, { me: state.me, nameOf, progress: state.progress, refresh: () => schedule(true) }));
+    const editing = document.activeElement?.closest('[data-conflict-id]')?.dataset.conflictId;
+    page.history.replaceChildren(...historyItems(view, { me: state.me, nameOf, progress: state.progress, edits: state.edits, refresh: () => schedule(true) }));
+    if (editing) {
+        page.history.querySelector(`[data-conflict-id="${CSS.escape(editing)}"] textarea`)?.focus();
+    }
+
     if (atBottom) {
         page.history.scrollTop = page.history.scrollHeight;
     }
@@ -195,7 +202,6 @@ async function start() {
     const status = await getJson('/api/status');
     state.me = status.profile.userId;
     page.account.textContent = `${status.profile.email} · ${status.profile.familyName}`;
-    setOnline(status.online);
     follow();
     await loadList();
     const people = await getJson('/api/people');

@@ -5,13 +5,15 @@ import { conflictReason, time } from './words.js';
 const actionLabels = { retry: 'Retry', edit: 'Edit', discard: 'Discard' };
 
 // A conflict where its message would have been: why it was not sent, the item as it was written, and what can be done.
-export function conflictCard(conflict, { onResolved }) {
+// `edits` holds the texts being edited (conflict id → text): the page is drawn again on every change, and they stay.
+export function conflictCard(conflict, { onResolved, edits }) {
 
     const error = element('p', { className: 'compose-error', role: 'alert', hidden: true });
     const files = conflict.item.upload_ids?.length ?? 0;
     const editor = element('textarea', { 'aria-label': 'Edited text', rows: 3, maxlength: 4000 });
-    editor.value = conflict.item.body ?? '';
-    const editForm = element('form', { className: 'conflict-edit', hidden: true, onsubmit: (event) => {
+    editor.value = edits.get(conflict.id) ?? conflict.item.body ?? '';
+    editor.addEventListener('input', () => edits.set(conflict.id, editor.value));
+    const editForm = element('form', { className: 'conflict-edit', hidden: !edits.has(conflict.id), onsubmit: (event) => {
 
         event.preventDefault();
         resolve({ action: 'edit', body: editor.value });
@@ -34,9 +36,13 @@ export function conflictCard(conflict, { onResolved }) {
     function toggleEditor() {
 
         editForm.hidden = !editForm.hidden;
-        if (!editForm.hidden) {
-            editor.focus();
+        if (editForm.hidden) {
+            edits.delete(conflict.id);
+            return;
         }
+
+        edits.set(conflict.id, editor.value);
+        editor.focus();
     }
 
     async function resolve(choice) {
@@ -45,6 +51,7 @@ export function conflictCard(conflict, { onResolved }) {
         try {
             await postJson(`/api/conflicts/${encodeURIComponent(conflict.id)}/resolve`, choice);
             show(error, '');
+            edits.delete(conflict.id);
             onResolved();
         }
         catch (failure) {

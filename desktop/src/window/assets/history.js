@@ -49,7 +49,7 @@ export function historyItems(view, context) {
         after.set(key, [...(after.get(key) ?? []), conflict]);
     }
 
-    const card = (conflict) => conflictCard(conflict, { onResolved: context.refresh });
+    const card = (conflict) => conflictCard(conflict, { onResolved: context.refresh, edits: context.edits });
     return [
         (after.get('start') ?? []).map(card),
         view.messages.map((message) => [messageItem(message, context), (after.get(message.id) ?? []).map(card)]),
