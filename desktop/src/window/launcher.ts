@@ -3,6 +3,7 @@ import Fs from 'fs';
 import Path from 'path';
 
 import type { DesktopClient } from '../engine/desktop-client';
+import { urlOpener } from '../open-url';
 import { startWindowServer } from './server';
 
 /** How long the server waits for its window to come back (a reload) before it takes the window as closed. */
@@ -44,19 +45,6 @@ export function findAppBrowser(): string | undefined {
     });
 }
 
-function defaultBrowserCommand(url: string): [string, string[]] {
-
-    if (process.platform === 'darwin') {
-        return ['open', [url]];
-    }
-
-    if (process.platform === 'win32') {
-        return ['cmd', ['/c', 'start', '""', url]];
-    }
-
-    return ['xdg-open', [url]];
-}
-
 export interface OpenedWindow {
     kind: 'configured' | 'app' | 'browser';
     command: string;
@@ -73,20 +61,16 @@ export function openAppWindow(url: string, options: { profileDir: string }): Ope
     const appBrowser = configured ? undefined : findAppBrowser();
     let opened: OpenedWindow;
     let args: string[];
-    if (configured) {
-        opened = { kind: 'configured', command: configured };
-        args = [url];
-    }
-    else if (appBrowser) {
+    if (appBrowser) {
         const browserProfile = Path.join(options.profileDir, 'window');
         Fs.mkdirSync(browserProfile, { recursive: true, mode: 0o700 });
         opened = { kind: 'app', command: appBrowser };
         args = [`--app=${url}`, `--user-data-dir=${browserProfile}`, '--no-first-run'];
     }
     else {
-        const [command, browserArgs] = defaultBrowserCommand(url);
-        opened = { kind: 'browser', command };
-        args = browserArgs;
+        const opener = urlOpener();
+        opened = { kind: configured ? 'configured' : 'browser', command: opener.program };
+        args = [...opener.args, url];
     }
 
     const child = ChildProcess.spawn(opened.command, args, { detached: true, stdio: 'ignore' });

@@ -3,7 +3,7 @@ import { normalizeServerUrl } from '../../sdk/discovery';
 import { command } from '../command';
 import { CliError, UsageError } from '../errors';
 import { untilInterrupted } from '../interrupt';
-import { openUrl } from '../open-url';
+import { openUrl } from '../../open-url';
 import type { Output } from '../output';
 
 const usage = 'connect <server-url> [--device-name NAME] [--no-browser] [--insecure]';

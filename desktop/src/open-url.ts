@@ -8,7 +8,7 @@ const platformOpeners: Partial<Record<NodeJS.Platform, { program: string; args: 
 };
 
 /** The program that opens a URL in the person's browser, and its arguments before the URL. */
-function opener(): { program: string; args: string[] } {
+export function urlOpener(): { program: string; args: string[] } {
 
     // A program of the person's choosing, run with the URL as its one argument (tests point it at a script).
     const chosen = process.env.FAMILY_RECORDS_DESKTOP_BROWSER;
@@ -25,7 +25,7 @@ function opener(): { program: string; args: string[] } {
  */
 export function openUrl(url: string): Promise<{ opened: true } | { opened: false; reason: string }> {
 
-    const { program, args } = opener();
+    const { program, args } = urlOpener();
     return new Promise((resolve) => {
 
         const child = spawn(program, [...args, url], { stdio: 'ignore', detached: process.platform !== 'win32' });
