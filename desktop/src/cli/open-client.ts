@@ -1,4 +1,5 @@
 import { DesktopClient } from '../engine/desktop-client';
+import { isAccountRefusal } from '../engine/errors';
 import { OfflineError } from '../sdk/errors';
 import type { Output } from './output';
 
@@ -15,8 +16,9 @@ export async function withClient<T>(profile: string | undefined, job: (client: D
 }
 
 /**
- * Brings the local copy up to date before a command shows it. Offline, says so on stderr and leaves the copy as it
- * was: what was kept is still worth showing. Resolves whether the service answered.
+ * Brings the local copy up to date before a command shows it. Offline, or refused as an account that cannot use
+ * messaging now, says so on stderr and leaves the copy as it was: what was kept is still worth showing. Resolves
+ * whether the service answered.
  */
 export async function refreshed(client: DesktopClient, output: Output): Promise<boolean> {
 
@@ -25,12 +27,13 @@ export async function refreshed(client: DesktopClient, output: Output): Promise<
         return true;
     }
     catch (error) {
-        if (!(error instanceof OfflineError)) {
+        if (!(error instanceof OfflineError) && !isAccountRefusal(error)) {
             throw error;
         }
 
         const { lastSyncAt } = await client.status();
-        output.note(`offline: ${error.message} Showing what this computer kept${lastSyncAt ? ` (last synced ${lastSyncAt})` : ''}.`);
+        const why = error instanceof OfflineError ? `offline: ${error.message}` : (error as Error).message;
+        output.note(`${why} Showing what this computer kept${lastSyncAt ? ` (last synced ${lastSyncAt})` : ''}.`);
         return false;
     }
 }

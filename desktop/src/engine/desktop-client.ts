@@ -12,6 +12,7 @@ import { resolveConflict, type ConflictAction } from './conflicts';
 import { connectParts, type ConnectOptions } from './connect';
 import { stateNames, type ClientParts, type EngineContext } from './context';
 import { disconnectProfile } from './disconnect';
+import { isAccountRefusal } from './errors';
 import { openParts } from './open';
 import { flushOutbox, lockOutbox, type FlushResult } from './outbox-flush';
 import { retryPendingRevocationsAtStart } from './pending-revocations';
@@ -110,6 +111,28 @@ export class DesktopClient extends EventEmitter implements EngineContext {
         });
     }
 
+    /**
+     * A sync, then the outbox: what `sync` and the window's "Try again now" do. An account the service refuses (disabled,
+     * suspended) still sends its outbox, which the service keeps as conflicts so that nothing is lost; then the refusal
+     * is thrown.
+     */
+    async syncAndFlush(): Promise<{ changes: number; reset: boolean; outbox: FlushResult }> {
+
+        let synced: { changes: number; reset: boolean };
+        try {
+            synced = await this.sync();
+        }
+        catch (error) {
+            if (isAccountRefusal(error)) {
+                await this.flush().catch(() => undefined);          // what failed stays on the items
+            }
+
+            throw error;
+        }
+
+        return { ...synced, outbox: await this.flush() };
+    }
+
     /** Writes the message to the outbox (durable when this resolves), then sends it in the background. */
     async send(conversationId: string, input: { body?: string; files?: string[] }): Promise<OutboxItem> {
 
@@ -137,6 +160,10 @@ export class DesktopClient extends EventEmitter implements EngineContext {
                 total.sent += round.sent;
                 total.conflicts += round.conflicts;
                 total.waiting = round.waiting;
+                if (round.elsewhere) {
+                    total.elsewhere = true;
+                }
+
             }
             while (this.flushAgain);
 
@@ -170,9 +197,10 @@ export class DesktopClient extends EventEmitter implements EngineContext {
         return item;
     }
 
-    watch(signal: AbortSignal): Promise<{ code: string; message: string }> {
+    /** Follows the stream until `signal` aborts or the service ends it for good; an account refused then still sends its outbox (it becomes conflicts). */
+    async watch(signal: AbortSignal): Promise<{ code: string; message: string }> {
 
-        return watchChanges(this, signal, {
+        const ended = await watchChanges(this, signal, {
             serially: (job) => this.serially(job),
             catchUp: async () => {
 
@@ -185,6 +213,12 @@ export class DesktopClient extends EventEmitter implements EngineContext {
                 await this.flush();
             }
         });
+
+        if (isAccountRefusal(ended.code)) {
+            await this.flush().catch(() => undefined);      // what failed stays on the items
+        }
+
+        return ended;
     }
 
     resolve(conflictId: string, action: ConflictAction): Promise<Conflict> {

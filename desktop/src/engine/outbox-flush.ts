@@ -12,22 +12,29 @@ export interface FlushResult {
     sent: number;
     conflicts: number;
     waiting: number;
+    /** Set when another process of the profile holds the outbox (the window, a `watch`): it sends the items. */
+    elsewhere?: true;
 }
 
 // A busy service (429, 503) or the same key still running elsewhere (409): tried again after a pause, a few times.
 const retryStatuses = new Set([409, 429, 503]);
 const maxAttempts = 4;
 
+/** How long a flush waits for another process's flush to end (or its killed holder's lock to go stale) before leaving the work to it. */
+const otherFlushWait = { retries: 25, minTimeout: 100, maxTimeout: 500 };
+
 /** The profile's outbox lock, held by whoever sends the outbox or drops an item of it; rejects with ELOCKED when held past `retries`. */
 export function lockOutbox(profileDir: string, retries: Lockfile.LockOptions['retries'] = 0): Promise<() => Promise<void>> {
 
-    return Lockfile.lock(profileDir, { lockfilePath: Path.join(profileDir, 'outbox.lock'), retries, stale: 10_000 });
+    // A killed flusher's lock is taken over after `stale` (its holder refreshes it while alive). Should this process
+    // ever stall past it, another may flush beside it: harmless, as items go in order under their keys, so no throw.
+    return Lockfile.lock(profileDir, { lockfilePath: Path.join(profileDir, 'outbox.lock'), retries, stale: 5_000, onCompromised: () => undefined });
 }
 
 /**
  * Sends the outbox: one item at a time per conversation, so each conversation's messages land in the order written,
- * and the conversations side by side. One process of a profile flushes at a time (a lock file); another finds it
- * held and leaves the work to it. An item whose send fails stops its conversation there: offline, it waits for the
+ * and the conversations side by side. One process of a profile flushes at a time (a lock file); another waits a
+ * few seconds for it, then leaves the work to it. An item whose send fails stops its conversation there: offline, it waits for the
  * next flush; refused (a 4xx of its own), it keeps the error for the user to see and to discard.
  */
 export async function flushOutbox(context: EngineContext): Promise<FlushResult> {
@@ -35,7 +42,7 @@ export async function flushOutbox(context: EngineContext): Promise<FlushResult> 
     const result: FlushResult = { sent: 0, conflicts: 0, waiting: 0 };
     let release: () => Promise<void>;
     try {
-        release = await lockOutbox(context.profile.dir);
+        release = await lockOutbox(context.profile.dir, otherFlushWait);
     }
     catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {
@@ -43,6 +50,7 @@ export async function flushOutbox(context: EngineContext): Promise<FlushResult> 
         }
 
         result.waiting = (await context.store.outboxItems()).length;
+        result.elsewhere = true;
         return result;
     }
 

@@ -88,6 +88,19 @@ export function apiRoutes(client: DesktopClient, uploadsDir: string): ServerRout
             handler: answering(async () => ({ data: await client.store.outboxItems() }))
         },
         {
+            method: 'POST',
+            path: '/api/outbox/{seq}/discard',
+            handler: answering(async (request) => {
+
+                const seq = Number(request.params.seq);
+                if (!(await client.store.outboxItems()).some((item) => item.seq === seq)) {
+                    throw new PageRequestError(404, 'not_found', 'No such message in the outbox.');
+                }
+
+                return { data: await client.discardOutboxItem(seq) };
+            })
+        },
+        {
             method: 'GET',
             path: '/api/conflicts',
             handler: answering(async () => ({ data: await client.store.conflicts({ status: 'open' }) }))
@@ -116,18 +129,7 @@ export function apiRoutes(client: DesktopClient, uploadsDir: string): ServerRout
             handler: answering(async () => {
 
                 // "Try again now": what a reconnection of the stream would do, at once.
-                try {
-                    const synced = await client.sync();
-                    client.setOnline(true);
-                    return { data: { ...synced, ...await client.flush() } };
-                }
-                catch (error) {
-                    if (error instanceof OfflineError) {
-                        client.setOnline(false);
-                    }
-
-                    throw error;
-                }
+                return { data: await client.syncAndFlush() };
             })
         },
         {

@@ -1,6 +1,7 @@
 import Fs from 'fs';
 
 import type { DesktopClient } from '../../engine/desktop-client';
+import type { FlushResult } from '../../engine/outbox-flush';
 import type { OutboxItem } from '../../profile/local-store';
 import { command } from '../command';
 import { CliError, exitCodes } from '../errors';
@@ -30,7 +31,7 @@ async function checkReadable(paths: string[]): Promise<void> {
 }
 
 /** What became of an item after the flush: its message, its conflict, or still in the outbox. Resolves the exit code. */
-async function reportOutcome(client: DesktopClient, item: OutboxItem, to: string, output: Output): Promise<number> {
+async function reportOutcome(client: DesktopClient, item: OutboxItem, flushed: FlushResult, to: string, output: Output): Promise<number> {
 
     const waiting = (await client.store.outboxItems(item.conversationId)).find((queued) => queued.seq === item.seq);
     if (waiting) {
@@ -39,6 +40,11 @@ async function reportOutcome(client: DesktopClient, item: OutboxItem, to: string
                 `not sent: ${waiting.lastError!.message} (${waiting.lastError!.code}); it stays in the outbox (family-records-desktop outbox)`
             ]);
             return exitCodes.error;
+        }
+
+        if (flushed.elsewhere) {
+            output.result({ status: 'queued', item: outboxItemJson(waiting) }, () => ['queued: another family-records-desktop process of this profile (the window, or watch) is sending the outbox; this message goes with its next round, or with the next `sync`']);
+            return exitCodes.ok;
         }
 
         output.result({ status: 'queued', item: outboxItemJson(waiting) }, () => ['queued: offline, will send when connected']);
@@ -86,15 +92,16 @@ export const sendCommand = command({
             const { conversation, people } = await findConversation(client, name);
             const stopProgress = values.progress || process.stderr.isTTY ? showUploadProgress(client) : () => undefined;
             let item: OutboxItem;
+            let flushed: FlushResult;
             try {
                 item = await client.send(conversation.id, { body: text.trim() === '' ? undefined : text, files });
-                await client.flush();
+                flushed = await client.flush();
             }
             finally {
                 stopProgress();
             }
 
-            return reportOutcome(client, item, conversationName(conversation, people, client.profile.userId), output);
+            return reportOutcome(client, item, flushed, conversationName(conversation, people, client.profile.userId), output);
         });
     }
 });

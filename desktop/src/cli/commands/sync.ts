@@ -1,4 +1,5 @@
-import { OfflineError } from '../../sdk/errors';
+import { isAccountRefusal } from '../../engine/errors';
+import { OfflineError, type ApiError } from '../../sdk/errors';
 import { command } from '../command';
 import { exitCodes } from '../errors';
 import { counted } from '../format';
@@ -18,9 +19,15 @@ export const syncCommand = command({
 
             let synced;
             try {
-                synced = await client.sync();
+                synced = await client.syncAndFlush();
             }
             catch (error) {
+                if (isAccountRefusal(error)) {
+                    const { openConflicts } = await client.status();
+                    output.error((error as ApiError).code, `${(error as Error).message}${openConflicts > 0 ? ` What the outbox held is kept as conflicts: see \`conflicts\`.` : ''}`);
+                    return exitCodes.error;
+                }
+
                 if (!(error instanceof OfflineError)) {
                     throw error;
                 }
@@ -30,7 +37,7 @@ export const syncCommand = command({
                 return exitCodes.offline;
             }
 
-            const flushed = await client.flush();
+            const flushed = synced.outbox;
             output.result({ changes: synced.changes, reset: synced.reset, outbox: flushed }, () => [
                 `✓ Synced: ${counted(synced.changes, 'change')}${synced.reset ? ' (the copy was fetched anew)' : ''}`,
                 `  Outbox: ${flushed.sent} sent, ${counted(flushed.conflicts, 'conflict')}, ${flushed.waiting} waiting`

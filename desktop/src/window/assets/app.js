@@ -1,5 +1,6 @@
 import { getJson, postForm, postJson } from './api.js';
 import { element, show } from './dom.js';
+import { conflictCard } from './conflict-card.js';
 import { historyItems, outboxItem } from './history.js';
 
 const page = {
@@ -10,6 +11,8 @@ const page = {
     error: document.getElementById('page-error'),
     list: document.getElementById('conversation-list'),
     none: document.getElementById('no-conversations'),
+    elsewhere: document.getElementById('elsewhere'),
+    elsewhereList: document.getElementById('elsewhere-list'),
     title: document.getElementById('conversation-title'),
     history: document.getElementById('history'),
     compose: document.getElementById('compose'),
@@ -67,10 +70,21 @@ function renderList() {
     }));
 }
 
+// A conflict whose conversation is not in the list (the user left it, or was taken out) has no history to stand in.
+function renderElsewhere(conflicts) {
+
+    const listed = new Set(state.conversations.map((conversation) => conversation.id));
+    const elsewhere = conflicts.filter((conflict) => !listed.has(conflict.conversation_id));
+    page.elsewhere.hidden = elsewhere.length === 0;
+    page.elsewhereList.replaceChildren(...elsewhere.map((conflict) => conflictCard(conflict, { onResolved: () => schedule(true), edits: state.edits })));
+}
+
 async function loadList() {
 
-    state.conversations = (await getJson('/api/conversations')).data;
+    const [conversations, conflicts] = await Promise.all([getJson('/api/conversations'), getJson('/api/conflicts')]);
+    state.conversations = conversations.data;
     renderList();
+    renderElsewhere(conflicts.data);
     const current = state.conversations.find((conversation) => conversation.id === state.current);
     if (current?.unread_count && document.visibilityState === 'visible') {
         await markRead(current.id);

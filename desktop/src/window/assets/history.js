@@ -1,3 +1,4 @@
+import { postJson } from './api.js';
 import { conflictCard } from './conflict-card.js';
 import { element } from './dom.js';
 import { fileSize, outboxState, time } from './words.js';
@@ -22,14 +23,26 @@ function messageItem(message, context) {
         message.deleted ? null : attachmentList(message));
 }
 
-export function outboxItem(item, progress) {
+// A message the service refused outright holds its conversation's queue until the user gives it up.
+function discardButton(item, onDiscarded) {
+
+    return element('button', { type: 'button', 'data-action': 'discard-outbox', onclick: async (event) => {
+
+        event.target.disabled = true;
+        await postJson(`/api/outbox/${Number(item.seq)}/discard`).catch(() => { });
+        onDiscarded();
+    } }, 'Discard');
+}
+
+export function outboxItem(item, progress, onDiscarded) {
 
     const state = outboxState(item, progress);
     return element('li', { className: 'message mine pending', 'data-outbox-key': item.idempotencyKey, 'data-outbox-seq': item.seq },
         element('p', { className: 'meta' }, `You · ${time(item.clientTime)}`),
         item.body ? element('p', { className: 'body' }, item.body) : null,
         item.files.length ? element('ul', { className: 'attachments', 'aria-label': 'Files' }, item.files.map((file) => element('li', {}, `${file.name} (${fileSize(file.size)})`))) : null,
-        element('p', { className: state.failed ? 'outbox-state failed' : 'outbox-state', role: 'status' }, state.text));
+        element('p', { className: state.failed ? 'outbox-state failed' : 'outbox-state', role: 'status' }, state.text),
+        state.failed && onDiscarded ? discardButton(item, onDiscarded) : null);
 }
 
 // The conversation as it reads: its messages oldest first, each conflict after the message it followed, then what
@@ -54,6 +67,6 @@ export function historyItems(view, context) {
         (after.get('start') ?? []).map(card),
         view.messages.map((message) => [messageItem(message, context), (after.get(message.id) ?? []).map(card)]),
         unplaced.map(card),
-        view.outbox.map((item) => outboxItem(item, context.progress.get(item.seq)))
+        view.outbox.map((item) => outboxItem(item, context.progress.get(item.seq), context.refresh))
     ].flat(Infinity);
 }

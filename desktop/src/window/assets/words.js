@@ -45,7 +45,7 @@ export function outboxState(item, progress) {
     }
 
     if (item.lastError && item.lastError.code !== 'offline') {
-        return { text: `failed: ${item.lastError.message} (tried again later)`, failed: true };
+        return { text: `not sent: ${item.lastError.message} (${item.lastError.code}). It holds the messages after it: discard it to let them go.`, failed: true };
     }
 
     return { text: 'queued', failed: false };
