@@ -1,2 +1,23 @@
-/* The SDK of the desktop client: what another program imports to talk to a Family Records service as this client does. */
-export const clientId = 'family-records-desktop';
+/* The desktop client as a library: what the command line, the window and other programs import. */
+export * from './engine/desktop-client';
+export * from './engine/errors';
+export type { ConnectOptions } from './engine/connect';
+export type { ConflictAction } from './engine/conflicts';
+export type { FlushResult } from './engine/outbox-flush';
+export * from './sdk/types';
+export * from './sdk/errors';
+export * from './sdk/idempotency-key';
+export * from './sdk/discovery';
+export * from './sdk/device-sign-in';
+export * from './sdk/session';
+export * from './sdk/messaging-client';
+export * from './sdk/stream';
+export * from './sdk/uploads';
+export * from './window/server';
+export * from './window/launcher';
+export * from './profile/paths';
+export * from './profile/profiles';
+export * from './profile/secret-store';
+export * from './profile/cipher';
+export * from './profile/local-store';
+export * from './profile/token-storage';
