@@ -1,3 +1,0 @@
-import * as Lab from '@hapi/lab';
-
-export const lab = Lab.script();
