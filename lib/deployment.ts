@@ -43,6 +43,7 @@ import { streamPolicyFile } from '../plugins/stream/policy';
 import { webhooksPlugin } from '../plugins/webhooks';
 import { webhooksPolicyFile } from '../plugins/webhooks/policy';
 import { messagingPolicyFile } from './accounts/messaging-policy';
+import { privacyPolicyFile } from './privacy/living-persons';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './change-bus';
 import type { MessagingBatch, MessagingBus } from './messaging/changes';
 import { messageUploads } from './messaging/uploads';
@@ -82,7 +83,7 @@ export interface DeploymentOptions {
 /** The files of the policies directory, each declared by its owner, in the order they refer to each other (plans.yaml to rate-limits.yaml). */
 export const policyFiles: readonly PolicyFile[] = [
     rateLimitsFile, scopesFile, plansFile, filesPolicyFile, usageFile, recordsPolicyFile, sitePolicyFile, webhooksPolicyFile, streamPolicyFile,
-    messagingPolicyFile
+    messagingPolicyFile, privacyPolicyFile
 ];
 
 /** Turns validation failures into 400 `invalid_request` naming the problem. */
