@@ -2,7 +2,7 @@
  * What a key with `living_persons: redacted` sees of a record that concerns a living person: which
  * fields are hidden and what they read instead. The records, files and formats code apply it.
  */
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 
 import type { Principal } from '../../gateway/principal';
 import type { FieldType, ResourceDeclaration } from '../../models/resources';
@@ -72,10 +72,10 @@ export function redactedValue(resource: ResourceDeclaration, field: string, reda
 /**
  * Whether the stored record (of its family) concerns a person presumed living: a living person
  * themself, or a record whose person_id is one. Read from the database, so a record just updated
- * counts as it is now. A resource never redacted, or a record with no person: false.
+ * counts as it is now (inside `transaction`, a record it wrote). A resource never redacted, or a record with no person: false.
  */
 export async function recordConcernsLivingPerson(sequelize: Sequelize, dialectName: string, resource: ResourceDeclaration,
-    record: { id: string; family_long_id: string; person_id?: string | null }, redaction: Redaction): Promise<boolean> {
+    record: { id: string; family_long_id: string; person_id?: string | null }, redaction: Redaction, transaction?: Transaction): Promise<boolean> {
 
     const column = personIdColumn(resource);
     if (column === undefined || (column === 'person_id' && record.person_id === null)) {
@@ -85,6 +85,6 @@ export async function recordConcernsLivingPerson(sequelize: Sequelize, dialectNa
     const dialect = dialectName === 'postgres' ? 'postgres' : 'sqlite';
     const living = livingPersonSql(dialect, `"record"."${column}"`, '"record"."family_long_id"', '$3');
     const rows = await sequelize.query(`SELECT 1 AS "living" FROM "${resource.table}" AS "record" WHERE "record"."id" = $1 AND "record"."family_long_id" = $2 AND ${living}`,
-        { bind: [record.id, record.family_long_id, redaction.cutoff], type: QueryTypes.SELECT });
+        { bind: [record.id, record.family_long_id, redaction.cutoff], type: QueryTypes.SELECT, transaction });
     return rows.length > 0;
 }
