@@ -1,5 +1,6 @@
 import type { Request } from '@hapi/hapi';
 
+import type { LivingPersonsAccess } from '../models/api-key';
 import type { Family } from '../models/family';
 
 /** Whom a request speaks for: an API key acts on its own, a user through a token of theirs. */
@@ -28,6 +29,8 @@ export interface GrantedScopes {
     operations: readonly string[];
     /** Only scopes.yaml's legacy_key_operations count, whatever `operations` holds (an API key from before write scopes). */
     legacyOperationsOnly: boolean;
+    /** What the credential sees of living persons: `redacted` hides their details (policies/privacy.yaml says who is living). */
+    livingPersons: LivingPersonsAccess;
 }
 
 /** One counter of the rate limit: `policy` is named in the RateLimit headers, `subject` is whom it counts. */

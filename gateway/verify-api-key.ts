@@ -58,7 +58,7 @@ async function loadPrincipal(models: Models, hash: string): Promise<Principal | 
         who: { kind: 'key', id: key.id },
         credentialName: 'API key',
         family: principalFamily(family),
-        scopes: { resources: key.resource_scopes, operations: key.operation_scopes, legacyOperationsOnly: key.predates_write_scopes },
+        scopes: { resources: key.resource_scopes, operations: key.operation_scopes, legacyOperationsOnly: key.predates_write_scopes, livingPersons: key.living_persons },
         rateLimitSubjects: { own: { policy: 'key', subject: key.id }, family: { policy: 'family', subject: family.family_long_id } }
     };
 }

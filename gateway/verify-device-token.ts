@@ -69,7 +69,7 @@ async function grantPrincipal(models: Models, grantId: string, tokenExpiresAt: D
         credentialName: 'device token',
         family: principalFamily(family),
         // A device reaches no resource of the family API: its scopes are the messaging ones (`device.scopes`).
-        scopes: { resources: [], operations: [], legacyOperationsOnly: false },
+        scopes: { resources: [], operations: [], legacyOperationsOnly: false, livingPersons: 'full' },
         user: { id: user.id, email: user.email, disabled: Boolean(user.disabled_at) },
         device: { grantId: grant.id, clientId: grant.client_id, deviceName: grant.device_name, scopes: grant.scopes, tokenExpiresAt },
         rateLimitSubjects: {

@@ -2,6 +2,10 @@ import { DataTypes, Model, type CreationOptional, type InferAttributes, type Inf
 
 import { textLimits } from '../lib/text-limits';
 
+/** What a key sees of living persons (a key option, changeable like its scopes). */
+export const livingPersonsAccesses = ['full', 'redacted'] as const;
+export type LivingPersonsAccess = typeof livingPersonsAccesses[number];
+
 /** An API key. Only a keyed hash of the secret is stored; the key is shown once at creation. */
 export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttributes<ApiKey>> {
     /** Opaque id (`key_…`), used to revoke and in usage reports. */
@@ -22,6 +26,8 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
     declare operation_scopes: string[];
     /** Created before write scopes existed: read/search/sort/filter only, forever. */
     declare predates_write_scopes: CreationOptional<boolean>;
+    /** What it sees of living persons: `full`, or `redacted` (named "Living", their details removed). */
+    declare living_persons: CreationOptional<LivingPersonsAccess>;
     /** Who created it (user id, or `cli`). */
     declare created_by: string;
     /** Last authenticated use, flushed in batches (not one write per request). */
@@ -46,6 +52,7 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
             resource_scopes: { type: DataTypes.JSON, allowNull: false },
             operation_scopes: { type: DataTypes.JSON, allowNull: false },
             predates_write_scopes: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+            living_persons: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'full' },
             created_by: { type: DataTypes.STRING(64), allowNull: false },
             last_used_at: { type: DataTypes.DATE, allowNull: true },
             revoked_at: { type: DataTypes.DATE, allowNull: true },

@@ -1,5 +1,5 @@
 import { apiKeyPrefix, displayParts, generateApiKeyToken, hashApiKey, isWellFormedApiKey } from '../../gateway/api-key-token';
-import type { ApiKey } from '../../models/api-key';
+import { livingPersonsAccesses, type ApiKey, type LivingPersonsAccess } from '../../models/api-key';
 import { ServiceError } from '../errors';
 import { recordId } from '../ids';
 import { hasMoreCharactersThan } from '../text-length';
@@ -16,6 +16,18 @@ export interface NewApiKey {
     createdBy: string;
     /** Only for keys imported from before write scopes existed: they stay read-only forever. */
     predatesWriteScopes?: boolean;
+    /** What the key sees of living persons; `full` unless chosen. */
+    livingPersons?: LivingPersonsAccess;
+}
+
+/** A key's option `living_persons`, checked: it may come from a form or a command line as any string. */
+function checkLivingPersons(livingPersons: string): LivingPersonsAccess {
+
+    if (!(livingPersonsAccesses as readonly string[]).includes(livingPersons)) {
+        throw new ServiceError('invalid_request', `Living persons must be one of ${livingPersonsAccesses.join(', ')}.`);
+    }
+
+    return livingPersons as LivingPersonsAccess;
 }
 
 function checkResources(resources: readonly string[], exposed: readonly string[]): void {
@@ -63,6 +75,7 @@ export async function createApiKey(context: AccountsContext, input: NewApiKey): 
     const predatesWriteScopes = input.predatesWriteScopes ?? false;
     const operations = [...new Set(input.operations ?? context.policies().scopes.default_key_operations)];
     checkOperations(context, operations, predatesWriteScopes);
+    const livingPersons = checkLivingPersons(input.livingPersons ?? 'full');
 
     const key = generateApiKeyToken();
     const apiKey = await context.models.ApiKey.create({
@@ -74,6 +87,7 @@ export async function createApiKey(context: AccountsContext, input: NewApiKey): 
         resource_scopes: [...new Set(input.resources)],
         operation_scopes: operations,
         predates_write_scopes: predatesWriteScopes,
+        living_persons: livingPersons,
         created_by: input.createdBy
     });
 
@@ -103,10 +117,15 @@ async function findKey(context: AccountsContext, idOrKey: string): Promise<ApiKe
     return apiKey;
 }
 
-/** Changes what a key may do; a key from before write scopes can never gain write operations. */
-export async function changeApiKeyScopes(context: AccountsContext, id: string, scopes: { resources?: readonly string[]; operations?: readonly string[] }): Promise<ApiKey> {
+/**
+ * Changes what a key may do, and what it sees of living persons; a key from before write scopes can
+ * never gain write operations.
+ */
+export async function changeApiKeyScopes(context: AccountsContext, id: string,
+    scopes: { resources?: readonly string[]; operations?: readonly string[]; livingPersons?: LivingPersonsAccess }): Promise<ApiKey> {
 
     const apiKey = await findKey(context, id);
+    const livingPersons = scopes.livingPersons === undefined ? apiKey.living_persons : checkLivingPersons(scopes.livingPersons);
     if (scopes.resources) {
         checkResources(scopes.resources, (await findFamily(context, apiKey.family_long_id)).api_resources);
     }
@@ -117,7 +136,8 @@ export async function changeApiKeyScopes(context: AccountsContext, id: string, s
 
     await apiKey.update({
         resource_scopes: scopes.resources ? [...new Set(scopes.resources)] : apiKey.resource_scopes,
-        operation_scopes: scopes.operations ? [...new Set(scopes.operations)] : apiKey.operation_scopes
+        operation_scopes: scopes.operations ? [...new Set(scopes.operations)] : apiKey.operation_scopes,
+        living_persons: livingPersons
     });
     await context.authEpoch.bump();
     return apiKey;

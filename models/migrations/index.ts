@@ -12,6 +12,7 @@ import * as devices from './0011-devices';
 import * as messaging from './0012-messaging';
 import * as messagingUploads from './0013-messaging-uploads';
 import * as messagingSuspension from './0014-messaging-suspension';
+import * as apiKeyLivingPersons from './0015-api-key-living-persons';
 
 /** Every migration, in order. Registered explicitly: no file-name magic. */
 export const migrations = [
@@ -28,5 +29,6 @@ export const migrations = [
     { name: '0011-devices', ...devices },
     { name: '0012-messaging', ...messaging },
     { name: '0013-messaging-uploads', ...messagingUploads },
-    { name: '0014-messaging-suspension', ...messagingSuspension }
+    { name: '0014-messaging-suspension', ...messagingSuspension },
+    { name: '0015-api-key-living-persons', ...apiKeyLivingPersons }
 ];

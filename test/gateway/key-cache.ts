@@ -13,7 +13,7 @@ function credentials(id: string): Principal {
         who: { kind: 'key', id },
         credentialName: 'API key',
         family: { familyLongId: 'fam_1', name: 'F', plan: 'family', apiEnabled: true, apiResources: ['persons'], suspended: false, messagingSuspended: false },
-        scopes: { resources: ['persons'], operations: ['read'], legacyOperationsOnly: false },
+        scopes: { resources: ['persons'], operations: ['read'], legacyOperationsOnly: false, livingPersons: 'full' },
         rateLimitSubjects: { own: { policy: 'key', subject: id }, family: { policy: 'family', subject: 'fam_1' } }
     };
 }

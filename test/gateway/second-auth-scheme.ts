@@ -43,7 +43,7 @@ function noopScheme(familyOf: () => PrincipalFamily): AuthScheme<NoopConfig> {
                     who: { kind: 'user', id: config.user_id },
                     credentialName: 'no-op token',
                     family,
-                    scopes: { resources: ['persons'], operations: ['read'], legacyOperationsOnly: false },
+                    scopes: { resources: ['persons'], operations: ['read'], legacyOperationsOnly: false, livingPersons: 'full' },
                     rateLimitSubjects: { own: { policy: 'user', subject: config.user_id }, family: { policy: 'family', subject: family.familyLongId } }
                 };
             };
