@@ -2,7 +2,9 @@ import type { Request, ResponseToolkit } from '@hapi/hapi';
 
 import { principalOf } from '../../gateway/principal';
 import { apiError } from '../../lib/errors';
+import { resources } from '../../models/resources';
 import type { FilesContext } from './context';
+import { fileWithheld, redactionOf } from './living-files';
 import { signedFileUrl } from './signed-urls';
 
 /**
@@ -20,12 +22,15 @@ export function documentFileHandler(context: FilesContext) {
             throw apiError(404, 'not_found', `No document ${id}.`);
         }
 
-        if (!record.get('storage_key')) {
+        // A document of a living person shows a redacted key no file, as its record shows no URL.
+        const redaction = redactionOf(context, request);
+        if (!record.get('storage_key') || await fileWithheld(context, resources.documents, record, redaction)) {
             throw apiError(404, 'not_found', `Document ${id} has no file.`);
         }
 
         // Each redirect is fresh: a cached one would point at an expired URL. No body, so no Content-Type
         // (h.redirect() would send an empty text/html one, which the reference does not promise).
-        return h.response().redirect(signedFileUrl(context, 'documents', record.get({ plain: true })).url).header('cache-control', 'no-store');
+        const { url } = signedFileUrl(context, 'documents', record.get({ plain: true }), redaction !== undefined);
+        return h.response().redirect(url).header('cache-control', 'no-store');
     };
 }

@@ -10,6 +10,7 @@ import { fileResourceNames, resources, type ResourceName } from '../../models/re
 import { requestedRange, unsatisfiable } from './byte-range';
 import type { FilesContext } from './context';
 import { fileNameOf } from './file-name';
+import { fileWithheld, signedUrlRedaction } from './living-files';
 import { nowInSeconds, verifyFileToken } from './signed-urls';
 
 const gone = () => apiError(404, 'not_found', 'This file no longer exists.');
@@ -23,7 +24,8 @@ const contentSecurityPolicy = (mediaType: string) => (mediaType === 'application
 /**
  * `GET /files/{token}`: the bytes of the file a signed URL grants, with its type, ETag
  * (its SHA-256) and one byte range at most. The URL is the credential: no key is needed,
- * and it works until it expires (cached privately for no longer than that).
+ * and it works until it expires (cached privately for no longer than that). One issued to a key
+ * that sees living persons redacted serves no file of a living person's record.
  */
 export function serveFileHandler(context: FilesContext) {
 
@@ -35,8 +37,10 @@ export function serveFileHandler(context: FilesContext) {
             throw gone();
         }
 
-        const record = await context.models.records[grant.resource as ResourceName].findOne({ where: { id: grant.id, storage_key: grant.storageKey } });
-        const stored = record ? await context.storage.stat(grant.storageKey) : null;
+        const resource = resources[grant.resource as ResourceName];
+        const record = await context.models.records[resource.name].findOne({ where: { id: grant.id, storage_key: grant.storageKey } });
+        const withheld = record ? await fileWithheld(context, resource, record, grant.redacted ? signedUrlRedaction(context) : undefined) : false;
+        const stored = record && !withheld ? await context.storage.stat(grant.storageKey) : null;
         if (!record || !stored) {
             throw gone();
         }
@@ -75,7 +79,7 @@ export function serveFileHandler(context: FilesContext) {
         const mediaType = (record.get('media_type') as string | null) ?? 'application/octet-stream';
         // The rules of an upload's name again, for a file stored before they were (255 bytes, the type's
         // extension): a text kept as `run.bat` is saved as `run.bat.txt`. A name stored since is unchanged by them.
-        const downloadName = fileNameOf((record.get('original_name') as string | null) ?? 'file', resources[grant.resource as ResourceName], files, mediaType);
+        const downloadName = fileNameOf((record.get('original_name') as string | null) ?? 'file', resource, files, mediaType);
         const response = h.response(stream)
             .code(range ? 206 : 200)
             .type(mediaType)

@@ -10,6 +10,11 @@ export interface FileGrant {
     id: string;
     storageKey: string;
     expiresAt: number;
+    /**
+     * Issued to a key that sees living persons redacted: served only while the record concerns no
+     * living person, asked again at each download (its person may have changed since the link was made).
+     */
+    redacted?: boolean;
 }
 
 const signature = (key: Buffer, payload: string) => Crypto.createHmac('sha256', key).update(payload).digest('base64url');
@@ -17,7 +22,8 @@ const signature = (key: Buffer, payload: string) => Crypto.createHmac('sha256', 
 /** `<payload>.<signature>`: base64url JSON of the grant, and its HMAC-SHA256. */
 export function fileToken(key: Buffer, grant: FileGrant): string {
 
-    const payload = Buffer.from(JSON.stringify([grant.resource, grant.id, grant.storageKey, grant.expiresAt])).toString('base64url');
+    const fields = [grant.resource, grant.id, grant.storageKey, grant.expiresAt, ...grant.redacted ? [1] : []];
+    const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
     return `${payload}.${signature(key, payload)}`;
 }
 
@@ -32,12 +38,12 @@ export function verifyFileToken(key: Buffer, token: string, nowSeconds: number):
         throw invalid;
     }
 
-    const [resource, id, storageKey, expiresAt] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string, string, string, number];
+    const [resource, id, storageKey, expiresAt, redacted] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string, string, string, number, 1?];
     if (nowSeconds >= expiresAt) {
         throw apiError(403, 'url_expired', 'This file link has expired: ask the API for a fresh one.');
     }
 
-    return { resource, id, storageKey, expiresAt };
+    return { resource, id, storageKey, expiresAt, redacted: redacted === 1 };
 }
 
 export const nowInSeconds = () => Math.floor(Date.now() / 1000);
@@ -54,10 +60,13 @@ export function linkExpiry(nowSeconds: number, lifetime: number): number {
     return Math.floor((nowSeconds + lifetime) / step) * step;
 }
 
-/** A signed URL serving the file of `record`, valid for up to the resource's `signed_url_seconds` (policies/files.yaml; linkExpiry() says how long). */
-export function signedFileUrl(context: FilesContext, resource: string, record: Readonly<Record<string, unknown>>): { url: string; expiresAt: Date } {
+/**
+ * A signed URL serving the file of `record`, valid for up to the resource's `signed_url_seconds`
+ * (policies/files.yaml; linkExpiry() says how long); `redacted` for a key that sees living persons redacted.
+ */
+export function signedFileUrl(context: FilesContext, resource: string, record: Readonly<Record<string, unknown>>, redacted = false): { url: string; expiresAt: Date } {
 
     const lifetime = context.policies().files.resources.find((entry) => entry.name === resource)!.signed_url_seconds;
-    const grant: FileGrant = { resource, id: record.id as string, storageKey: record.storage_key as string, expiresAt: linkExpiry(nowInSeconds(), lifetime) };
+    const grant: FileGrant = { resource, id: record.id as string, storageKey: record.storage_key as string, expiresAt: linkExpiry(nowInSeconds(), lifetime), redacted };
     return { url: `${context.publicBaseUrl}/files/${fileToken(context.signingKey, grant)}`, expiresAt: new Date(grant.expiresAt * 1000) };
 }

@@ -34,7 +34,8 @@ async function* tableRows(document: ExportDocument): AsyncGenerator<ExportRecord
 
 /**
  * CSV through @json2csv/node's streaming transform: UTF-8 with a BOM (so spreadsheets read accents
- * right), CRLF line ends, a header row of the declared columns. The aggregate is one table whose
+ * right), CRLF line ends, a header row of the declared columns (and `redacted`, for a key that sees
+ * living persons redacted). The aggregate is one table whose
  * leading `resource` column says what each row is, with the union of the resources' columns.
  */
 export const csvRenderer: Renderer = {
@@ -44,7 +45,10 @@ export const csvRenderer: Renderer = {
     accepts: () => true,
     render(document) {
 
-        const columns = document.aggregate ? unionColumnsOf(document.sections.map((section) => section.resource)) : columnsOf(document.sections[0].resource);
+        const recordColumns = document.aggregate ? unionColumnsOf(document.sections.map((section) => section.resource)) : columnsOf(document.sections[0].resource);
+        // A program reading the CSV of a redacted key's export tells a withheld value from an unknown one as in JSON: by `redacted`.
+        // The HTML and PDF tables, for reading, say once under their title that living persons' details are withheld.
+        const columns = document.redacted ? [...recordColumns, 'redacted'] : recordColumns;
         // Object mode both ways: rows in, each row's CSV text out, which the export's chunk joiner turns into bytes.
         const csv = new Json2CsvTransform(csvOptions(columns), {}, { objectMode: true });
 

@@ -3,6 +3,7 @@ import { Readable } from 'stream';
 
 import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
 
+import { principalOf } from '../../gateway/principal';
 import { apiError } from '../../lib/errors';
 import { requestLogFields, type Log } from '../../lib/logger';
 import { inLargerChunks } from './chunks';
@@ -31,10 +32,11 @@ export async function exportResponse(h: ResponseToolkit, request: ExportRequest,
     }
 
     const generatedAt = new Date();
+    const redacted = principalOf(h.request).scopes.livingPersons === 'redacted';
     const subject = request.aggregate ? { title: 'All records', fileStem: 'all' } : { title: sectionTitle(request.sections[0].resource), fileStem: request.sections[0].resource.name };
     // A HEAD gets the GET's headers and no body: hapi would render the whole export (every record read, a PDF drawn) to throw it away.
     const body = h.request.method === 'head' ? Readable.from([], { objectMode: false }) :
-        inLargerChunks(renderer.render({ title: subject.title, familyName: request.familyName, generatedAt, aggregate: request.aggregate, sections }, resources));
+        inLargerChunks(renderer.render({ title: subject.title, familyName: request.familyName, generatedAt, aggregate: request.aggregate, redacted, sections }, resources));
 
     await once(body, 'readable');           // rejects with the error of a stream that fails before its first bytes
     body.on('error', (error: Error) => log(['formats', 'error'], `${request.format} export of ${subject.fileStem} failed part-way (request ${h.request.requestId}): ${error.stack ?? error.message}`, requestLogFields(h.request)));

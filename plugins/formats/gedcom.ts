@@ -4,6 +4,7 @@ import type { ResourceName } from '../../models/resources';
 import { coupleOf, familiesOf, type Family, type PersonLinks } from './gedcom-families';
 import { eventOnlyIndividual, familyEventTypes, familyRecord, headerRecord, individualRecord, textOf, trailer, treeRecord } from './gedcom-records';
 import type { ExportDocument, ExportRecord, ExportSection, Renderer } from './types';
+import { withheldNote } from './withheld';
 
 /** The resources GEDCOM can carry: people, the trees they belong to, and what happened to them. */
 const gedcomResources = new Set<ResourceName>(['persons', 'trees', 'events']);
@@ -54,7 +55,7 @@ async function* gedcomText(document: ExportDocument): AsyncGenerator<string> {
         eventsByPerson.set(personId, [...(eventsByPerson.get(personId) ?? []), event]);
     }
 
-    const note = [`${document.title} · ${document.familyName}`];
+    const note = [`${document.title} · ${document.familyName}`, ...document.redacted ? [withheldNote] : []];
     if (unlinkedEvents > 0) {
         note.push(`${unlinkedEvents} event(s) linked to no person are not included: GEDCOM records events only within individuals and families.`);
     }

@@ -2,6 +2,7 @@ import { Readable } from 'stream';
 
 import { cellText, columnsOf, columnWidthsOf, generatedText, sectionTitle, wantsLandscape } from './tables';
 import type { ExportDocument, ExportSection, Renderer } from './types';
+import { withheldNote } from './withheld';
 
 const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' };
 
@@ -57,7 +58,7 @@ async function* pageHtml(document: ExportDocument): AsyncGenerator<string> {
     const title = escapeHtml(document.title);
     yield `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`;
     yield `<title>${title} · ${escapeHtml(document.familyName)}</title>\n<style>${styles}\n</style>\n</head>\n<body${pageClass(document.sections[0])}>\n`;
-    yield `<h1>${title}</h1>\n<p class="meta"><bdi>${escapeHtml(document.familyName)}</bdi> · generated <time datetime="${document.generatedAt.toISOString()}">${generatedText(document.generatedAt)}</time></p>\n`;
+    yield `<h1>${title}</h1>\n<p class="meta"><bdi>${escapeHtml(document.familyName)}</bdi> · generated <time datetime="${document.generatedAt.toISOString()}">${generatedText(document.generatedAt)}</time>${document.redacted ? ` · ${escapeHtml(withheldNote)}` : ''}</p>\n`;
     for (const section of document.sections) {
         yield* sectionHtml(section, document.aggregate);
     }

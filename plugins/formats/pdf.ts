@@ -9,6 +9,7 @@ import { DocumentFonts, type PdfFontSet } from './pdf-fonts';
 import { PdfTable } from './pdf-table';
 import { generatedText, sectionTitle, wantsLandscape } from './tables';
 import type { ExportDocument, ExportRecord, Renderer } from './types';
+import { withheldNote } from './withheld';
 
 const margin = 36;
 /** The space between a table and the next section's title on the same page. */
@@ -62,7 +63,7 @@ function drawHeading(doc: PDFKit.PDFDocument, fonts: DocumentFonts, document: Ex
 
     fonts.use(document.title, 'bold').fontSize(16).fillColor('#111111').text(document.title);
     const top = doc.y;
-    const familyLine = `${document.familyName} · generated ${generatedText(document.generatedAt)}`;
+    const familyLine = `${document.familyName} · generated ${generatedText(document.generatedAt)}${document.redacted ? ` · ${withheldNote}` : ''}`;
     const height = drawNameLine(doc, fonts, familyLine, { fontSize: 9, color: '#444444' }, { x: margin, y: top, width: doc.page.width - 2 * margin });
     doc.x = margin;
     doc.y = top + height;

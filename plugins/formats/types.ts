@@ -35,6 +35,11 @@ export interface ExportDocument {
     familyName: string;
     generatedAt: Date;
     aggregate: boolean;
+    /**
+     * The export is for a key that sees living persons redacted: their records' hidden fields come
+     * empty (a person's name "Living"), each row carries `redacted`, and the document says so.
+     */
+    redacted: boolean;
     /** Only the sections the renderer accepts. */
     sections: ExportSection[];
 }
