@@ -13,6 +13,7 @@ import { listedRecords } from './listed-records';
 import { cursorAfter, exportedRecords, readPage, type RecordSource } from './record-batches';
 import { recordNotFound } from './record-ids';
 import { recordLinesReader } from './record-lines';
+import { recordView, redactionOf } from './record-view';
 import { filtersOf } from './schemas';
 import type { RecordExtensions } from './extensions';
 import { createOnce } from './idempotency';
@@ -58,12 +59,12 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
 
         if (!options.extensions.serializes(resource.name)) {
             const { lines, count, lastBeforeMore } = await recordLines(listOptions, limit);
-            const nextCursor = lastBeforeMore ? encodeCursor(cursorAfter(listOptions, lastBeforeMore)) : null;
+            const nextCursor = lastBeforeMore ? encodeCursor(cursorAfter(resource, listOptions, lastBeforeMore)) : null;
             return { body: `{"data":[${lines}],"meta":${JSON.stringify({ resource: resource.name, count, next_cursor: nextCursor })}}`, nextCursor };
         }
 
         const { records: data, more } = await readPage(pages, listOptions, limit);
-        const nextCursor = more ? encodeCursor(cursorAfter(listOptions, data[data.length - 1])) : null;
+        const nextCursor = more ? encodeCursor(cursorAfter(resource, listOptions, data[data.length - 1])) : null;
         return { body: { data, meta: { resource: resource.name, count: data.length, next_cursor: nextCursor } }, nextCursor };
     };
 
@@ -82,7 +83,8 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
                 sort,
                 direction,
                 filters: filtersOf(query),
-                after: query.cursor ? decodeCursor(resource, query.cursor, sort, direction) : undefined
+                after: query.cursor ? decodeCursor(resource, query.cursor, sort, direction) : undefined,
+                redaction: redactionOf(options.policyStore, request)
             };
 
             if (isExport(query)) {
@@ -112,21 +114,28 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
                 throw recordNotFound(resource, request.params.id as string);
             }
 
-            return unmodified(request, h, revisionEntity(record.revision)) ?? { data: serializeRecord(resource, record, options.extensions) };
+            // A redacted view has the record's revision as its tag too: the tag tells versions of the record apart, the key its view.
+            return unmodified(request, h, revisionEntity(record.revision)) ??
+                { data: serializeRecord(resource, record, options.extensions, await recordView(resource, record, redactionOf(options.policyStore, request))) };
         },
 
         create(request: Request, h: ResponseToolkit) {
 
+            const redaction = redactionOf(options.policyStore, request);
             return createOnce(options.models, request, h, {
                 create: (createOptions) => createRecord(writeContext(request), resource, request.payload as Record<string, unknown>, createOptions),
-                answerOf: (record) => ({ body: { data: serializeRecord(resource, record, options.extensions) }, location: recordUrl(record.id) })
+                answerOf: async (record, transaction) => ({
+                    body: { data: serializeRecord(resource, record, options.extensions, await recordView(resource, record, redaction, transaction)) },
+                    location: recordUrl(record.id)
+                })
             });
         },
 
         async update(request: Request, h: ResponseToolkit) {
 
             const record = await updateRecord(writeContext(request), resource, request.params.id as string, request.payload as Record<string, unknown>, preconditionsOf(request));
-            return withRevisionTag(h.response({ data: serializeRecord(resource, record, options.extensions) }), record.revision);
+            const view = await recordView(resource, record, redactionOf(options.policyStore, request));
+            return withRevisionTag(h.response({ data: serializeRecord(resource, record, options.extensions, view) }), record.revision);
         },
 
         async remove(request: Request) {
@@ -147,7 +156,14 @@ export function aggregateHandler(options: RecordsContext) {
 
         const query = request.query as ValidatedQuery;
         const credentials = principalOf(request);
-        const listOptions: ListOptions = { familyLongId: credentials.family.familyLongId, search: query.search, sort: query.sort ?? 'created_at', direction: query.direction ?? 'asc', filters: {} };
+        const listOptions: ListOptions = {
+            familyLongId: credentials.family.familyLongId,
+            search: query.search,
+            sort: query.sort ?? 'created_at',
+            direction: query.direction ?? 'asc',
+            filters: {},
+            redaction: redactionOf(options.policyStore, request)
+        };
         const inScope = sources.filter((source) => effectiveResources(credentials).includes(source.pages.resource.name));
 
         if (isExport(query)) {

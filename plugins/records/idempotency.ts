@@ -32,10 +32,13 @@ export interface CreatedAnswer {
     location: string;
 }
 
-/** A create as its route makes it: the record (with the options given) and the answer it gets. */
+/**
+ * A create as its route makes it: the record (with the options given) and the answer it gets,
+ * made inside the create's `transaction` when the answer is stored with it.
+ */
 export interface Creation {
     create(options: Pick<CreateOptions, 'afterCreate'>): Promise<ResourceRecord>;
-    answerOf(record: ResourceRecord): CreatedAnswer;
+    answerOf(record: ResourceRecord, transaction?: Transaction): CreatedAnswer | Promise<CreatedAnswer>;
 }
 
 /** Which entry a request's key names, and what the request was. */
@@ -95,7 +98,7 @@ export async function createOnce(models: Models, request: Request, h: ResponseTo
 
     const key = idempotencyKeyOf(request);
     if (key === undefined) {
-        return created(h, creation.answerOf(await creation.create({})));
+        return created(h, await creation.answerOf(await creation.create({})));
     }
 
     const keyed: KeyedRequest = { api_key_id: principalOf(request).who.id, idempotency_key: key, fingerprint: requestFingerprint(request.path, request.payload) };
@@ -109,7 +112,7 @@ export async function createOnce(models: Models, request: Request, h: ResponseTo
         await creation.create({
             async afterCreate(transaction, record) {
 
-                answer = creation.answerOf(record);
+                answer = await creation.answerOf(record, transaction);
                 await storeEntry(models, request, keyed, answer, transaction);
             }
         });

@@ -1,6 +1,8 @@
 import type { Plugin, PluginSpecificConfiguration, Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
+import type { Transaction } from 'sequelize';
 
+import type { Redaction } from '../../lib/privacy/redaction';
 import { withBodyChecks } from '../../lib/request-bodies';
 import type { ResourceRecord } from '../../models/resource-record';
 import { aggregateResourceName, resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
@@ -11,6 +13,7 @@ import { aggregateHandler, resourceHandlers } from './handlers';
 import { createOnce, idempotencyKeysCleanup, idempotentCreateDocs, type Creation } from './idempotency';
 import { listReader } from './list-readers';
 import { recordIdValidation } from './record-ids';
+import { recordView, redactionOf } from './record-view';
 import { aggregateQuerySchema, createPayloadSchema, listQuerySchema, updatePayloadSchema } from './schemas';
 import { serializeRecord } from './serialize';
 import type { SerializedRecord } from './serialized-record';
@@ -37,6 +40,10 @@ export interface RecordsApi {
     updateRecord(familyLongId: string, resource: ResourceDeclaration, id: string, changes: Record<string, unknown>): Promise<ResourceRecord>;
     /** A record as the JSON API shows it, extensions included. */
     serialize(resource: ResourceDeclaration, record: ResourceRecord): SerializedRecord;
+    /** A record as the JSON API shows it to the request's key: redacted when the key sees living persons so (read inside `transaction` when given). */
+    serializeFor(request: Request, resource: ResourceDeclaration, record: ResourceRecord, transaction?: Transaction): Promise<SerializedRecord>;
+    /** What the request's key must not see of living persons (policies/privacy.yaml); undefined for a key that sees them in full. */
+    redactionOf(request: Request): Redaction | undefined;
     /** Answers a create route's request once per `Idempotency-Key`, replaying that answer to a retry (idempotency.ts). */
     createOnce(request: Request, h: ResponseToolkit, creation: Creation): Promise<ResponseObject>;
     /** What the API reference says of a create route's `Idempotency-Key`: the header, and its 422. */
@@ -204,6 +211,9 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
             createRecord: (familyLongId, resource, values, createOptions) => createRecord(writeContext(familyLongId), resource, values, createOptions),
             updateRecord: (familyLongId, resource, id, changes) => updateRecord(writeContext(familyLongId), resource, id, changes),
             serialize: (resource, record) => serializeRecord(resource, record, options.extensions),
+            serializeFor: async (request, resource, record, transaction) => serializeRecord(resource, record, options.extensions,
+                await recordView(resource, record, redactionOf(registered.policyStore, request), transaction)),
+            redactionOf: (request) => redactionOf(registered.policyStore, request),
             createOnce: (request, h, creation) => createOnce(options.models, request, h, creation),
             idempotentCreateDocs
         };

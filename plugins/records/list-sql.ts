@@ -1,7 +1,9 @@
+import type { Redaction } from '../../lib/privacy/redaction';
 import { recordColumns, storedFileColumns, systemFields, type ResourceDeclaration } from '../../models/resources';
 import { foldForSearch, searchTextColumn } from '../../models/search-text';
 import { timestampFields, type Cursor } from './cursor';
-import { quoted, sqlDialects, type SqlDialect } from './sql-dialects';
+import { columnOf, redactedColumn, redactionSql, storedColumns, type ColumnsSql } from './redacted-sql';
+import { quoted, sqlDialects, type LineColumn, type SqlDialect } from './sql-dialects';
 
 export interface ListOptions {
     familyLongId: string;
@@ -10,6 +12,8 @@ export interface ListOptions {
     direction: 'asc' | 'desc';
     filters: Record<string, unknown>;
     after?: Cursor;
+    /** A key that sees living persons redacted: what its records hide, applied by the page query itself. */
+    redaction?: Redaction;
 }
 
 /** SQL text and the values bound to its `$n` placeholders. */
@@ -60,27 +64,40 @@ function equalsCondition(field: string, value: unknown, parameter: (value: unkno
  * `(field, id) > (value, id)`, which both databases answer by seeking an index on (family, field, id),
  * where the equivalent ORs made them walk every earlier row of the family.
  */
-function afterCursor(resource: ResourceDeclaration, cursor: Cursor, dialect: SqlDialect, parameter: (value: unknown) => string): string {
+function afterCursor(sortKey: string, cursor: Cursor, dialect: SqlDialect, parameter: (value: unknown) => string): string {
 
     const beyond = cursor.direction === 'asc' ? '>' : '<';
-    const field = column(resource, cursor.sort);
     if (cursor.value === null) {
-        return `${field} IS NULL AND "id" ${beyond} ${parameter(cursor.id)}`;
+        return `${sortKey} IS NULL AND "id" ${beyond} ${parameter(cursor.id)}`;
     }
 
     if (timestampFields.has(cursor.sort)) {
         // The timestamps are never empty: no IS NULL branch, so the comparison alone can seek the index.
         const value = dialect.timestampParameter(parameter(dialect.timestampValue(String(cursor.value))));
-        return `(${field}, "id") ${beyond} (${value}, ${parameter(cursor.id)})`;
+        return `(${sortKey}, "id") ${beyond} (${value}, ${parameter(cursor.id)})`;
     }
 
-    return `((${field}, "id") ${beyond} (${parameter(cursor.value)}, ${parameter(cursor.id)}) OR ${field} IS NULL)`;
+    return `((${sortKey}, "id") ${beyond} (${parameter(cursor.value)}, ${parameter(cursor.id)}) OR ${sortKey} IS NULL)`;
 }
 
-/** The rows of one keyset page, in order, as a subquery; `order` names its columns bare. */
-function pageQuery(resource: ResourceDeclaration, options: ListOptions, dialect: SqlDialect,
-    limit: number): { page: string; orderBy: (relation?: string) => string; bind: unknown[] } {
+/** A page query: the page's rows as a subquery, its order, the values bound, and its columns as the key sees them. */
+interface PageQuery {
+    page: string;
+    /** The order of the page's rows, their columns named bare or of `relation`. */
+    orderBy: (relation?: string) => string;
+    bind: unknown[];
+    columns: ColumnsSql;
+    /** A redacted key's page: its rows also say whether each is redacted (`redactedColumn`). */
+    redacted: boolean;
+}
 
+/**
+ * The rows of one keyset page, in order, as a subquery; `order` names its columns bare. For a redacted key,
+ * whether each row concerns a living person is computed once, in the page; the query over it shows the row.
+ */
+function pageQuery(resource: ResourceDeclaration, options: ListOptions, dialectName: string, limit: number): PageQuery {
+
+    const dialect = sqlDialects[dialectName];
     const bind: unknown[] = [];
     const parameter = (value: unknown) => {
 
@@ -89,29 +106,29 @@ function pageQuery(resource: ResourceDeclaration, options: ListOptions, dialect:
     };
 
     const conditions = [`"family_long_id" = ${parameter(options.familyLongId)}`];
-    for (const [name, value] of Object.entries(options.filters)) {
-        conditions.push(equalsCondition(column(resource, name), value, parameter));
+    const columns = options.redaction ? redactionSql(resource, options.redaction, dialectName, parameter) : storedColumns;
+    const filters = Object.entries(options.filters).map(([name, value]) => equalsCondition(column(resource, name), value, parameter));
+    const search = options.search ? searchConditions(options.search, dialect, parameter) : [];
+    conditions.push(...filters, ...search);
+    // Every searchable field is hidden: a search, or a filter on a hidden field, never matches a redacted record.
+    if (columns.living && (search.length > 0 || Object.keys(options.filters).some(columns.hides))) {
+        conditions.push(`NOT (${columns.living})`);
     }
 
-    if (options.search) {
-        conditions.push(...searchConditions(options.search, dialect, parameter));
-    }
-
+    column(resource, options.sort);         // the last guard of the sort's name, whatever the key sees of its values
+    const sortKey = columns.tableSortKey(options.sort);
     if (options.after) {
-        conditions.push(afterCursor(resource, options.after, dialect, parameter));
+        conditions.push(afterCursor(sortKey, options.after, dialect, parameter));
     }
 
     const direction = options.direction === 'desc' ? 'DESC' : 'ASC';
-    const sort = column(resource, options.sort);
-    const orderBy = (relation?: string) => {
-
-        const qualify = relation ? `${quoted(relation)}.` : '';
-        return `${qualify}${sort} ${direction} NULLS LAST, ${qualify}"id" ${direction}`;
-    };
+    const ordered = (key: string, id: string) => `${key} ${direction} NULLS LAST, ${id} ${direction}`;
+    const orderBy = (relation?: string) => ordered(columns.pageSortKey(options.sort, relation), columnOf('id', relation));
 
     // The columns a list shows, not `*`: the search text is as long as every searchable field together.
-    const page = `SELECT ${listColumns(resource).map(quoted).join(', ')} FROM ${quoted(resource.table)} WHERE ${conditions.join(' AND ')} ORDER BY ${orderBy()} LIMIT ${parameter(limit)}`;
-    return { page, orderBy, bind };
+    const selected = [...listColumns(resource).map(quoted), ...options.redaction ? [`${columns.living ?? 'FALSE'} AS ${quoted(redactedColumn)}`] : []];
+    const page = `SELECT ${selected.join(', ')} FROM ${quoted(resource.table)} WHERE ${conditions.join(' AND ')} ORDER BY ${ordered(sortKey, '"id"')} LIMIT ${parameter(limit)}`;
+    return { page, orderBy, bind, columns, redacted: options.redaction !== undefined };
 }
 
 /**
@@ -122,23 +139,33 @@ function pageQuery(resource: ResourceDeclaration, options: ListOptions, dialect:
  */
 export function listStatement(resource: ResourceDeclaration, options: ListOptions, dialectName: string, limit: number): Statement {
 
-    const dialect = sqlDialects[dialectName];
-    const { page, orderBy, bind } = pageQuery(resource, options, dialect, limit);
-    const values = listColumns(resource).map(quoted);
-    return { sql: `SELECT ${dialect.jsonRows(values, orderBy())} AS "rows" FROM (${page}) AS "page"`, bind };
+    const { page, orderBy, bind, columns, redacted } = pageQuery(resource, options, dialectName, limit);
+    const values = [...listColumns(resource).map((name) => columns.shown(name)), ...redacted ? [quoted(redactedColumn)] : []];
+    return { sql: `SELECT ${sqlDialects[dialectName].jsonRows(values, orderBy())} AS "rows" FROM (${page}) AS "page"`, bind };
 }
 
 /**
  * The same page as the API's JSON shows it: each record a JSON object of recordColumns(), its
  * timestamps ISO, one a line (sql-dialects.ts, recordLines()), so that a page of a resource no
- * extension adds to goes out as the database wrote it.
+ * extension adds to goes out as the database wrote it. A redacted key's records end with `redacted`.
  */
 export function recordLinesStatement(resource: ResourceDeclaration, options: ListOptions, dialectName: string, limit: number): Statement {
 
-    const dialect = sqlDialects[dialectName];
-    const { page, orderBy, bind } = pageQuery(resource, options, dialect, limit);
-    return { sql: recordLinesQuery(resource, dialectName)(page, orderBy('page')), bind };
+    const { page, orderBy, bind, columns, redacted } = pageQuery(resource, options, dialectName, limit);
+    if (!redacted) {
+        return { sql: recordLinesQuery(resource, dialectName)(page, orderBy('page')), bind };
+    }
+
+    // Its replaced values are bound per statement, so written per statement: a few microseconds.
+    const lines: LineColumn[] = [
+        ...recordColumns(resource).map((name) => lineColumn(name, columns.shown(name, 'page'))),
+        { name: redactedColumn, value: columnOf(redactedColumn, 'page'), kind: 'boolean' }
+    ];
+    return { sql: sqlDialects[dialectName].recordLines(lines)(page, orderBy('page')), bind };
 }
+
+/** A record's key in recordLines(), its timestamps as ISO text. */
+const lineColumn = (name: string, value: string): LineColumn => ({ name, value, ...timestampFields.has(name) ? { kind: 'timestamp' } : {} });
 
 // The record part of the query depends on the resource alone: written once per resource and database, not per request.
 const recordLinesQueries = new Map<string, (page: string, order: string) => string>();
@@ -148,7 +175,7 @@ function recordLinesQuery(resource: ResourceDeclaration, dialectName: string): (
     const id = `${dialectName}:${resource.name}`;
     let query = recordLinesQueries.get(id);
     if (!query) {
-        query = sqlDialects[dialectName].recordLines(recordColumns(resource), timestampFields);
+        query = sqlDialects[dialectName].recordLines(recordColumns(resource).map((name) => lineColumn(name, columnOf(name, 'page'))));
         recordLinesQueries.set(id, query);
     }
 

@@ -1,6 +1,8 @@
+import { redactedFields } from '../../lib/privacy/redaction';
 import type { ResourceDeclaration } from '../../models/resources';
 import type { Cursor } from './cursor';
 import { listStatement, type ListOptions, type Statement } from './list-sql';
+import { redactedColumn } from './redacted-sql';
 import { sortValue } from './serialize';
 import type { SerializedRecord } from './serialized-record';
 
@@ -11,8 +13,8 @@ export const exportBatchSize = 2000;
 export interface RecordSource {
     resource: ResourceDeclaration;
     dialect: string;
-    /** The records a list statement finds, serialised. */
-    find(statement: Statement): Promise<SerializedRecord[]>;
+    /** The records a list statement finds, serialised; `redacted`: the statement is a redacted key's (list-sql.ts). */
+    find(statement: Statement, redacted?: boolean): Promise<SerializedRecord[]>;
 }
 
 export interface Page {
@@ -24,14 +26,15 @@ export interface Page {
 /** One keyset page: up to `limit` records after `options.after`. */
 export async function readPage(source: RecordSource, options: ListOptions, limit: number): Promise<Page> {
 
-    const records = await source.find(listStatement(source.resource, options, source.dialect, limit + 1));
+    const records = await source.find(listStatement(source.resource, options, source.dialect, limit + 1), options.redaction !== undefined);
     return { records: records.slice(0, limit), more: records.length > limit };
 }
 
-/** The cursor that continues a list after `record`. */
-export function cursorAfter(options: ListOptions, record: SerializedRecord): Cursor {
+/** The cursor that continues a list of `resource` after `record`: a redacted record's hidden sort value is empty, as its list sorted it. */
+export function cursorAfter(resource: ResourceDeclaration, options: ListOptions, record: SerializedRecord): Cursor {
 
-    return { sort: options.sort, direction: options.direction, value: sortValue(record, options.sort), id: record.id };
+    const value = record[redactedColumn] === true && redactedFields(resource).includes(options.sort) ? null : sortValue(record, options.sort);
+    return { sort: options.sort, direction: options.direction, value, id: record.id };
 }
 
 /**
@@ -46,7 +49,7 @@ export async function* recordBatches(source: RecordSource, options: ListOptions,
     while (next) {
         const { records, more }: Page = await next;
         remaining -= records.length;
-        next = more && remaining > 0 ? read(cursorAfter(options, records[records.length - 1]), remaining) : undefined;
+        next = more && remaining > 0 ? read(cursorAfter(source.resource, options, records[records.length - 1]), remaining) : undefined;
         next?.catch(() => undefined);          // a reader that stops early never awaits it: its failure is nobody's to report
         if (records.length > 0) {
             yield records;

@@ -1,17 +1,32 @@
+import { redactedValue, type Redaction } from '../../lib/privacy/redaction';
 import type { ResourceRecord } from '../../models/resource-record';
 import type { ResourceDeclaration } from '../../models/resources';
 import type { RecordExtensions } from './extensions';
+import { redactedColumn, replacedColumns } from './redacted-sql';
 import type { RecordRow, SerializedRecord } from './serialized-record';
 
+/** How a key that sees living persons redacted sees one record: whether it concerns a living person (record-view.ts). */
+export interface RecordView {
+    redaction: Redaction;
+    living: boolean;
+}
+
+/** The row as a redacted record shows it: its hidden fields replaced, no file. */
+function redactedRow(resource: ResourceDeclaration, row: RecordRow, redaction: Redaction): RecordRow {
+
+    return { ...row, ...Object.fromEntries(replacedColumns(resource).map((name) => [name, redactedValue(resource, name, redaction)])) };
+}
 
 /**
  * A model instance as the API shows it: its declared fields and the system fields, never the
  * tenant column nor internal ones; then whatever other plugins' extensions add (a gallery item's
- * URL). Lists read JSON rows instead (listed-records.ts).
+ * URL). Lists read JSON rows instead (listed-records.ts). With a `view` (a redacted key's), the
+ * record ends with `redacted`, and a redacted one shows its hidden fields replaced as lists do.
  */
-export function serializeRecord(resource: ResourceDeclaration, record: ResourceRecord, extensions?: RecordExtensions): SerializedRecord {
+export function serializeRecord(resource: ResourceDeclaration, record: ResourceRecord, extensions?: RecordExtensions, view?: RecordView): SerializedRecord {
 
-    const row = record.get({ plain: true }) as RecordRow;
+    const stored = record.get({ plain: true }) as RecordRow;
+    const row = view ? { ...view.living ? redactedRow(resource, stored, view.redaction) : stored, [redactedColumn]: view.living } : stored;
     const serialized: SerializedRecord = { id: row.id as string };
     for (const [name, field] of Object.entries(resource.fields)) {
         const value = row[name] ?? null;
@@ -21,6 +36,10 @@ export function serializeRecord(resource: ResourceDeclaration, record: ResourceR
     serialized.revision = Number(row.revision);
     serialized.created_at = (row.created_at as Date).toISOString();
     serialized.updated_at = (row.updated_at as Date).toISOString();
+    if (view) {
+        serialized[redactedColumn] = view.living;
+    }
+
     return extensions ? extensions.serialize(resource.name, row, serialized) : serialized;
 }
 

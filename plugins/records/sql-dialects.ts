@@ -19,11 +19,19 @@ export interface SqlDialect {
      */
     jsonRows(values: readonly string[], order: string): string;
     /**
-     * For records of `columns` (API names, in order; the `timestamps` among them as ISO text): a query over the
-     * subquery `page`, its rows as JSON objects, one a line (`,\n` between two), in `order` (its columns named
-     * `"page"."…"`), as `rows`; their number as `count`. The per-record part is written once, here.
+     * For records of `columns` (in order): a query over the subquery `page`, its rows as JSON objects, one a
+     * line (`,\n` between two), in `order` (its columns named `"page"."…"`), as `rows`; their number as `count`.
+     * The per-record part is written once, here.
      */
-    recordLines(columns: readonly string[], timestamps: ReadonlySet<string>): (page: string, order: string) => string;
+    recordLines(columns: readonly LineColumn[]): (page: string, order: string) => string;
+}
+
+/** A key of recordLines()' JSON objects: its name, its SQL value over the `"page"` row, and how the value is written. */
+export interface LineColumn {
+    name: string;
+    value: string;
+    /** A timestamp goes out as ISO text; a boolean (an SQL condition) as `true` or `false`; anything else as it is. */
+    kind?: 'timestamp' | 'boolean';
 }
 
 export const quoted = (identifier: string): string => `"${identifier}"`;
@@ -44,11 +52,13 @@ const sqlite: SqlDialect = {
     timestampValue: (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 23)} +00:00`,
     // Joined as text: the sorter of an ordered aggregate drops the JSON subtype, so json_group_array() would quote each array.
     jsonRows: (values, order) => `'[' || coalesce(group_concat(json_array(${values.join(', ')}), ',' ORDER BY ${order}), '') || ']'`,
-    recordLines: (columns, timestamps) => {
+    recordLines: (columns) => {
 
         // Sequelize's own shape rearranged by substr(), a fraction of strftime()'s cost; strftime() for any other.
         const iso = (value: string) => `CASE WHEN length(${value}) = 30 AND substr(${value}, 24) = ' +00:00' THEN substr(${value}, 1, 10) || 'T' || substr(${value}, 12, 12) || 'Z' ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ${value}) END`;
-        const record = `json_object(${columns.map((name) => `${literal(name)}, ${timestamps.has(name) ? iso(`"page".${quoted(name)}`) : `"page".${quoted(name)}`}`).join(', ')})`;
+        // SQLite has no boolean: a condition is 1 or 0, which json() of a JSON text makes true or false.
+        const written = { timestamp: iso, boolean: (value: string) => `json(CASE WHEN ${value} THEN 'true' ELSE 'false' END)` };
+        const record = `json_object(${columns.map(({ name, value, kind }) => `${literal(name)}, ${kind ? written[kind](value) : value}`).join(', ')})`;
         return (page, order) => `SELECT coalesce(group_concat(${record}, ',' || char(10) ORDER BY ${order}), '') AS "rows", count(*) AS "count" FROM (${page}) AS "page"`;
     }
 };
@@ -78,9 +88,9 @@ const postgres: SqlDialect = {
     // itself, alike on both databases. No rows: NULL, not [].
     jsonRows: (values, order) => `coalesce(json_agg(ARRAY[${values.map((value) => `${value}::text`).join(', ')}] ORDER BY ${order}), '[]')::text`,
     // row_to_json() writes compact JSON (json_build_object() puts spaces around every colon) with the column names as keys.
-    recordLines: (columns, timestamps) => {
+    recordLines: (columns) => {
 
-        const values = columns.map((name) => (timestamps.has(name) ? `to_char("page".${quoted(name)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${quoted(name)}` : `"page".${quoted(name)}`)).join(', ');
+        const values = columns.map(({ name, value, kind }) => (kind === 'timestamp' ? `to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${quoted(name)}` : `${value} AS ${quoted(name)}`)).join(', ');
         return (page, order) => `SELECT coalesce(string_agg(row_to_json("record")::text, E',\\n' ORDER BY ${order}), '') AS "rows", count(*)::integer AS "count" FROM (${page}) AS "page" CROSS JOIN LATERAL (SELECT ${values}) AS "record"`;
     }
 };
