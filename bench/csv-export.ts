@@ -111,7 +111,7 @@ function convertInMemory(records: Record<string, unknown>[]): Promise<Run> {
         yield* records as ExportRecord[];
     } };
 
-    return timedConversion(records, () => csvRenderer.render({ title: 'Persons', familyName: 'Bench', generatedAt: new Date(), aggregate: false, sections: [{ resource: persons, rows }] }, { pdfFonts: new PdfFontSet([]) }));
+    return timedConversion(records, () => csvRenderer.render({ title: 'Persons', familyName: 'Bench', generatedAt: new Date(), aggregate: false, redacted: false, sections: [{ resource: persons, rows }] }, { pdfFonts: new PdfFontSet([]) }));
 }
 
 /**

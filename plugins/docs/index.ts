@@ -9,6 +9,7 @@ import type { AuthScheme } from '../../gateway/auth-scheme';
 import type { GatewayConfig } from '../../gateway/policies/gateway-file';
 import type { PolicyStore } from '../../gateway/policies/policy-store';
 import { projectRoot } from '../../lib/config';
+import { livingPersonsPolicyOf } from '../../lib/privacy/living-persons';
 import type { Log } from '../../lib/logger';
 import { unmodified } from '../../lib/unmodified';
 import { openApiDocument } from './openapi-document';
@@ -27,7 +28,7 @@ export interface DocsOptions {
     versions: readonly VersionPage[];
     /** The auth schemes the gateway was given, which describe themselves. */
     authSchemes: Readonly<Record<string, AuthScheme>>;
-    /** The policies (scopes.yaml's query_operations, the aggregate resource): the reference follows their reloads. */
+    /** The policies (scopes.yaml's query_operations, the aggregate resource, privacy.yaml's rule): the reference follows their reloads. */
     policyStore: PolicyStore;
     publicBaseUrl: string;
     log: Log;
@@ -92,7 +93,8 @@ export const docsPlugin: Plugin<DocsOptions> = {
                 title,
                 version: pkg.version,
                 description: pkg.description,
-                addedFields: (resource) => server.plugins.records.addedFields(resource)
+                addedFields: (resource) => server.plugins.records.addedFields(resource),
+                livingPersons: livingPersonsPolicyOf(options.policyStore.current())
             });
 
             reference = {

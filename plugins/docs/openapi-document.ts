@@ -5,12 +5,14 @@ import type { ApiVersion, GatewayConfig, RouteGroup } from '../../gateway/polici
 import type { ScopesPolicy } from '../../gateway/policies/scopes';
 import { groupOfPath } from '../../gateway/route-groups';
 import type { ErrorCode } from '../../lib/errors';
+import type { LivingPersonsPolicy } from '../../lib/privacy/living-persons';
 import { resourceNames, resources, type ResourceName } from '../../models/resources';
 import { errorSchema, problemSchema, routeErrorCodes } from './error-responses';
 import { responseHeaders } from './headers';
 import type { JsonSchema, OpenApiDocument } from './openapi-types';
 import { operationOf } from './operation';
 import { recordSchemas } from './record-schemas';
+import { livingPersonsIntroduction } from './redacted-records';
 import { routeFacts } from './route-facts';
 import { authSchemeOf } from './security';
 
@@ -29,10 +31,13 @@ export interface ReferenceContext {
     problemTypeBase?: string;
     /** The fields other plugins add to a resource's records (the records plugin's extensions). */
     addedFields: (resource: ResourceName) => Readonly<Record<string, JsonSchema>>;
+    /** Who counts as living, and what a redacted key reads instead (policies/privacy.yaml). */
+    livingPersons: LivingPersonsPolicy;
 }
 
-const introduction = (authScheme: AuthSchemeDocs | undefined, errorFormat: ApiVersion['error_format']) => [
+const introduction = (authScheme: AuthSchemeDocs | undefined, errorFormat: ApiVersion['error_format'], livingPersons: LivingPersonsPolicy | undefined) => [
     ...(authScheme ? [authScheme.introduction ?? authScheme.securityScheme.description] : []),
+    ...(livingPersons ? [livingPersonsIntroduction(livingPersons)] : []),
     errorFormat === 'problem'
         ? 'Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code` (schema `Problem`).'
         : 'Errors are JSON with a stable `code` (schema `Error`).',
@@ -101,11 +106,12 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
     const group = context.gateway.routeGroups.find((candidate) => candidate.name === context.routeGroup);
     const errorFormat = group?.version?.error_format ?? 'boom';
     const authScheme = group && authSchemeOf(group, context.authSchemes);
+    const servesRecords = !group || group.plugins.includes('records');
     const used = new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((operation) => operation.tags)));
 
     return {
         openapi: '3.1.0',
-        info: { title: context.title, version: context.version, description: `${context.description}\n\n${introduction(authScheme, errorFormat)}` },
+        info: { title: context.title, version: context.version, description: `${context.description}\n\n${introduction(authScheme, errorFormat, servesRecords ? context.livingPersons : undefined)}` },
         servers: [{ url: context.publicBaseUrl }],
         tags: [...tags].filter((name) => used.has(name)).map((name) => ({ name, ...(name in resources ? { description: resources[name as ResourceName].description } : {}) })),
         paths,
@@ -114,7 +120,7 @@ export function openApiDocument(routes: RequestRoute[], context: ReferenceContex
                 Error: errorSchema(answered),
                 ...(errorFormat === 'problem' ? { Problem: problemSchema(answered, context.problemTypeBase!) } : {}),
                 // The records of the family API, in a reference of a group it serves; the named schemas other routes declare.
-                ...(!group || group.plugins.includes('records') ? recordSchemas(context.addedFields) : {}),
+                ...(servesRecords ? recordSchemas(context.addedFields, context.livingPersons) : {}),
                 ...declaredSchemas
             },
             headers: responseHeaders,

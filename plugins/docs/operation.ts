@@ -4,6 +4,7 @@ import { errorResponses } from './error-responses';
 import { withRequestIdHeaders } from './headers';
 import type { NamedSchema } from './json-schema';
 import type { OperationObject, ParameterObject, RequestBodyObject } from './openapi-types';
+import { redactedParameterNote } from './redacted-records';
 import { headerParameter, type RequestHeaderName } from './request-headers';
 import type { RouteFacts } from './route-facts';
 import { successResponses } from './success-responses';
@@ -18,17 +19,17 @@ const queryParameterTexts: Readonly<Record<string, string>> = {
     cursor: 'Where the previous page ended: its `meta.next_cursor` (or its `Link` header). Keep the rest of the query the same.'
 };
 
-function queryParameterText(parameter: NamedSchema): string | undefined {
+function queryParameterText(parameter: NamedSchema, redactedNote: string | undefined): string | undefined {
 
     const filtered = /^filter\[(.+)\]$/.exec(parameter.name)?.[1];
     const text = filtered ? `Only records whose \`${filtered}\` is exactly this value.` : queryParameterTexts[parameter.name];
-    return [text, parameter.description].filter(Boolean).join(' ') || undefined;
+    return [text, redactedNote, parameter.description].filter(Boolean).join(' ') || undefined;
 }
 
-function queryParameter(parameter: NamedSchema, scopes: ScopesPolicy): ParameterObject {
+function queryParameter(parameter: NamedSchema, scopes: ScopesPolicy, resource: string | undefined): ParameterObject {
 
     const operations = parameterOperations(parameter.name, scopes);
-    const description = queryParameterText(parameter);
+    const description = queryParameterText(parameter, redactedParameterNote(parameter.name, resource, scopes.aggregate_resource));
     return {
         name: parameter.name,
         in: 'query',
@@ -88,7 +89,7 @@ export function operationOf(facts: RouteFacts, scopes: ScopesPolicy): OperationO
         security: facts.securedBy ? [{ [facts.securedBy.name]: facts.gateway?.scope ? [facts.gateway.scope] : [] }] : [],
         parameters: [
             ...facts.params.map(pathParameter),
-            ...facts.query.map((parameter) => queryParameter(parameter, scopes)),
+            ...facts.query.map((parameter) => queryParameter(parameter, scopes, facts.gateway?.resource)),
             ...facts.headers.map((name) => headerParameter(name, headerOnRoute(facts, name)))
         ],
         ...(facts.body ? { requestBody: requestBody(facts.body) } : {}),

@@ -1,7 +1,9 @@
 import { fieldSchema } from '../../lib/field-schemas';
+import type { LivingPersonsPolicy } from '../../lib/privacy/living-persons';
 import { isWritable, resourceNames, resources, systemFields, type FieldDeclaration, type ResourceDeclaration, type ResourceName } from '../../models/resources';
 import { jsonSchemaOf } from './json-schema';
 import type { JsonSchema } from './openapi-types';
+import { redactedFieldProperty, redactedProperty } from './redacted-records';
 
 /** `finance entry` → `FinanceEntry`: the component name of a resource's records. */
 export function recordSchemaName(resource: ResourceDeclaration): string {
@@ -33,15 +35,16 @@ function fieldProperty(field: FieldDeclaration, system: boolean): JsonSchema {
 
 /**
  * A record as every response shows it (plugins/records/serialize.ts): its id, its declared fields, then revision and
- * timestamps, and what other plugins add to it (`added`, read-only, not on every record).
+ * timestamps, what other plugins add to it (`added`, read-only, not on every record), and whether a redacted key's
+ * answer redacted it (`redacted`, only in those answers).
  */
-function recordSchema(resource: ResourceDeclaration, added: Readonly<Record<string, JsonSchema>>): JsonSchema {
+function recordSchema(resource: ResourceDeclaration, added: Readonly<Record<string, JsonSchema>>, livingPersons: LivingPersonsPolicy): JsonSchema {
 
     const { id, ...otherSystemFields } = systemFields;
     // A record's id has the shape of a reference to its own resource.
     const properties: Record<string, JsonSchema> = { id: fieldProperty({ ...id, type: 'reference', references: resource.name }, true) };
     for (const [name, field] of Object.entries(resource.fields)) {
-        properties[name] = fieldProperty(field, false);
+        properties[name] = redactedFieldProperty(resource, name, fieldProperty(field, false), livingPersons);
     }
 
     for (const [name, field] of Object.entries(otherSystemFields)) {
@@ -53,6 +56,8 @@ function recordSchema(resource: ResourceDeclaration, added: Readonly<Record<stri
         properties[name] = { ...schema, readOnly: true };
     }
 
+    properties.redacted = redactedProperty(resource, livingPersons);
+
     return {
         type: 'object',
         description: resource.description,
@@ -62,7 +67,7 @@ function recordSchema(resource: ResourceDeclaration, added: Readonly<Record<stri
 }
 
 /** The component schema of every resource's records, by component name, with the fields other plugins add to them. */
-export function recordSchemas(addedFields: (resource: ResourceName) => Readonly<Record<string, JsonSchema>>): Record<string, JsonSchema> {
+export function recordSchemas(addedFields: (resource: ResourceName) => Readonly<Record<string, JsonSchema>>, livingPersons: LivingPersonsPolicy): Record<string, JsonSchema> {
 
-    return Object.fromEntries(resourceNames.map((name) => [recordSchemaName(resources[name]), recordSchema(resources[name], addedFields(name))]));
+    return Object.fromEntries(resourceNames.map((name) => [recordSchemaName(resources[name]), recordSchema(resources[name], addedFields(name), livingPersons)]));
 }

@@ -13,6 +13,7 @@ import { ConnectionRefusedError } from 'sequelize';
 import { gatewayPolicies } from '../../../gateway/policy-chain';
 import { disableApi, suspendFamily } from '../../../lib/accounts/families';
 import { projectRoot } from '../../../lib/config';
+import { livingPersonsPolicyOf } from '../../../lib/privacy/living-persons';
 import { becomeServiceUnavailable, retryAfterSeconds } from '../../../lib/service-unavailable';
 import { resourceNames, resources, fieldNamesWhere, type ResourceName } from '../../../models/resources';
 import { policyErrors } from '../../../plugins/docs/error-codes';
@@ -672,7 +673,7 @@ describe('openApiDocument()', () => {
             }
         });
 
-        const context = { gateway: { routeGroups: [] }, authSchemes: gatewayParts.authSchemes, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', routeGroup: 'family-api', addedFields: () => ({}) };
+        const context = { gateway: { routeGroups: [] }, authSchemes: gatewayParts.authSchemes, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', routeGroup: 'family-api', addedFields: () => ({}), livingPersons: livingPersonsPolicyOf(policyStore.current()) };
         const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], plugins: [], auth: { scheme: 'api-key', config: {} }, policies: [] }] };
         const { responses } = openApiDocument(bare.table(), { ...context, gateway }).paths['/api/v1/uploads/{id}'].post;
         expect(Object.keys(responses)).to.equal(['302', '400', '404', '413']);
@@ -698,7 +699,7 @@ describe('openApiDocument()', () => {
             }
         ]);
 
-        const context = { gateway: { routeGroups: [] }, authSchemes: gatewayParts.authSchemes, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', routeGroup: 'family-api', addedFields: () => ({}) };
+        const context = { gateway: { routeGroups: [] }, authSchemes: gatewayParts.authSchemes, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', routeGroup: 'family-api', addedFields: () => ({}), livingPersons: livingPersonsPolicyOf(policyStore.current()) };
         const { paths } = openApiDocument(bare.table(), context);
         expect(Object.keys(paths)).to.equal(['/downloads/{name}']);
         expect(paths['/downloads/{name}'].get.security).to.equal([]);
@@ -717,7 +718,7 @@ describe('openApiDocument()', () => {
 
         const { policyStore, config } = server.app.services;
         const gateway = { routeGroups: [{ name: 'family-api', paths: ['/api/v1'], public_paths: [], plugins: [], auth: { scheme: 'api-key', config: {} }, policies: [{ name: 'geo-fence', enabled: true, config: {} }] }] };
-        const context = { gateway, authSchemes: gatewayParts.authSchemes, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', routeGroup: 'family-api', addedFields: () => ({}) };
+        const context = { gateway, authSchemes: gatewayParts.authSchemes, scopes: policyStore.current().scopes, publicBaseUrl: config.publicBaseUrl, title: 't', version: '1', description: 'd', routeGroup: 'family-api', addedFields: () => ({}), livingPersons: livingPersonsPolicyOf(policyStore.current()) };
 
         expect(() => openApiDocument(server.table(), context)).to.throw('API reference: the errors of gateway policy "geo-fence" are not described in plugins/docs/error-codes.ts');
     });
