@@ -173,10 +173,9 @@ export const filesPlugin: Plugin<FilesOptions> = {
             serialize(row, serialized) {
 
                 // Gallery items made before uploads existed have no file, hence no URL; nor has a living
-                // person's item for a key that sees them redacted (`redacted` is only on such a key's records).
-                const redacted = serialized.redacted ?? row.redacted;
-                if (row.storage_key && redacted !== true) {
-                    const { url, expiresAt } = signedFileUrl(context, 'gallery', row, redacted === false);
+                // person's item for a key that sees them redacted (only such a key's rows have `redacted`).
+                if (row.storage_key && row.redacted !== true) {
+                    const { url, expiresAt } = signedFileUrl(context, 'gallery', row, row.redacted === false);
                     serialized.url = url;
                     serialized.url_expires_at = expiresAt.toISOString();
                 }
