@@ -131,13 +131,22 @@ const sqlDateBefore = (dialectName: 'sqlite' | 'postgres', column: string, cutof
 export function livingPersonSql(dialectName: 'sqlite' | 'postgres', personId: string, familyLongId: string, cutoff: string): string {
 
     const person = '"living_person"';
+    return `EXISTS (SELECT 1 FROM "persons" AS ${person} WHERE ${person}."id" = ${personId} AND ${person}."family_long_id" = ${familyLongId} AND ${livingPersonRowSql(dialectName, person, cutoff)})`;
+}
+
+/**
+ * livingPersonSql() for a query whose row is the person: `person` is the persons table's name or
+ * alias in it (`"persons"`). Saves looking the person up again, once a row of a persons list.
+ * The one subquery reads only an index of events on (family_long_id, person_id, type, date).
+ */
+export function livingPersonRowSql(dialectName: 'sqlite' | 'postgres', person: string, cutoff: string): string {
+
     const event = '"living_person_event"';
-    const eventsOfPerson = `FROM "events" AS ${event} WHERE ${event}."family_long_id" = ${person}."family_long_id" AND ${event}."person_id" = ${person}."id"`;
+    const birth = `${person}."birth_date"`;
     const deathTypes = deathEventTypes.map((type) => `'${type}'`).join(', ');
 
-    return `EXISTS (SELECT 1 FROM "persons" AS ${person} WHERE ${person}."id" = ${personId} AND ${person}."family_long_id" = ${familyLongId}` +
-        ` AND ${person}."death_date" IS NULL` +
-        ` AND NOT EXISTS (SELECT 1 ${eventsOfPerson} AND ${event}."type" IN (${deathTypes}))` +
-        ` AND CASE WHEN ${person}."birth_date" IS NOT NULL THEN NOT (${sqlDateBefore(dialectName, `${person}."birth_date"`, cutoff)})` +
-        ` ELSE NOT EXISTS (SELECT 1 ${eventsOfPerson} AND ${event}."date" IS NOT NULL AND ${sqlDateBefore(dialectName, `${event}."date"`, cutoff)}) END)`;
+    return `${person}."death_date" IS NULL` +
+        ` AND (${birth} IS NULL OR NOT (${sqlDateBefore(dialectName, birth, cutoff)}))` +
+        ` AND NOT EXISTS (SELECT 1 FROM "events" AS ${event} WHERE ${event}."family_long_id" = ${person}."family_long_id" AND ${event}."person_id" = ${person}."id"` +
+        ` AND (${event}."type" IN (${deathTypes}) OR (${birth} IS NULL AND ${sqlDateBefore(dialectName, `${event}."date"`, cutoff)})))`;
 }

@@ -4,7 +4,7 @@ import { expect } from '@hapi/code';
 import { QueryTypes } from 'sequelize';
 
 import { recordId } from '../../../lib/ids';
-import { livingPersonSql, presumedLiving } from '../../../lib/privacy/living-persons';
+import { livingPersonRowSql, livingPersonSql, presumedLiving } from '../../../lib/privacy/living-persons';
 import { familyWithKey, testServer } from '../../helpers/server';
 import { deadRoles, livingFamily, livingRoles, type LivingFamily } from '../../helpers/living-family';
 
@@ -63,11 +63,15 @@ describe('the living rule: presumedLiving() and livingPersonSql() agree (living-
         }
     });
 
-    it('reads the same inside a query over persons and over the records that name them', async () => {
+    it('reads the same inside a query over persons (livingPersonRowSql() too) and over the records that name them', async () => {
 
         const persons = await select<{ id: string; living: number | boolean }>(`SELECT "persons"."id", CASE WHEN ${livingPersonSql(dialect(), '"persons"."id"', '"persons"."family_long_id"', '$2')} THEN 1 ELSE 0 END AS "living"` +
             ' FROM "persons" WHERE "persons"."family_long_id" = $1', [family.familyLongId, family.cutoff]);
         expect(persons.filter((row) => Number(row.living) === 1).map((row) => row.id).sort()).to.equal([...family.living].sort());
+
+        const rows = await select<{ id: string; living: number | boolean }>(`SELECT "persons"."id", CASE WHEN ${livingPersonRowSql(dialect(), '"persons"', '$2')} THEN 1 ELSE 0 END AS "living"` +
+            ' FROM "persons" WHERE "persons"."family_long_id" = $1', [family.familyLongId, family.cutoff]);
+        expect(rows.filter((row) => Number(row.living) === 1).map((row) => row.id).sort(), 'livingPersonRowSql()').to.equal([...family.living].sort());
 
         const events = await select<{ id: string; living: number | boolean }>(`SELECT "events"."id", CASE WHEN ${livingPersonSql(dialect(), '"events"."person_id"', '"events"."family_long_id"', '$2')} THEN 1 ELSE 0 END AS "living"` +
             ' FROM "events" WHERE "events"."family_long_id" = $1', [family.familyLongId, family.cutoff]);
