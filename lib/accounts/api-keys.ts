@@ -62,6 +62,12 @@ function checkOperations(context: AccountsContext, operations: readonly string[]
     }
 }
 
+/** What a key may do, as the audit log words it: `persons, trees / read, search / living persons redacted`. */
+export function keyScopesDetail(apiKey: ApiKey): string {
+
+    return `${apiKey.resource_scopes.join(', ')} / ${apiKey.operation_scopes.join(', ')} / living persons ${apiKey.living_persons}`;
+}
+
 /** Creates a key and returns it in full, the only time it is ever shown. */
 export async function createApiKey(context: AccountsContext, input: NewApiKey): Promise<{ key: string; apiKey: ApiKey }> {
 

@@ -1,4 +1,5 @@
-import { createApiKey, revokeApiKey } from '../accounts/api-keys';
+import type { LivingPersonsAccess } from '../../models/api-key';
+import { createApiKey, keyScopesDetail, revokeApiKey } from '../accounts/api-keys';
 import { auditCliCommand, cliActorId } from '../audit-log';
 import { changeOfAccess } from './change-of-access';
 import { command, commandGroup, commaList } from './command';
@@ -9,13 +10,16 @@ const legacyNote = `--legacy marks a key imported from before write scopes were 
 read, search, sort and filter only, forever; asking for a write operation with it
 is an error, and the key can never be widened later (create a new key instead).
 --operations defaults to policies/scopes.yaml default_key_operations (read-only as
-shipped): write operations (create, update, delete) always need an explicit grant.`;
+shipped): write operations (create, update, delete) always need an explicit grant.
+--living-persons redacted hides living persons' details from the key: names shown as
+"Living"; dates, places, notes removed (policies/privacy.yaml says who is living).
+Default full. The site's Manage > APIs & Connectors changes it, as it changes scopes.`;
 
 export const keyCommands = commandGroup('key', {
     create: command({
-        usage: 'key create --family ID --name NAME --resources a,b [--operations read,create] [--legacy] [--json]',
+        usage: 'key create --family ID --name NAME --resources a,b [--operations read,create] [--living-persons full|redacted] [--legacy] [--json]',
         description: 'Creates an API key for the family and prints it: the only time the key is shown.\nResources must be among those the family exposes (api enable).',
-        options: { family: { type: 'string' }, name: { type: 'string' }, resources: { type: 'string' }, operations: { type: 'string' }, legacy: { type: 'boolean' }, ...jsonOption },
+        options: { family: { type: 'string' }, name: { type: 'string' }, resources: { type: 'string' }, operations: { type: 'string' }, 'living-persons': { type: 'string' }, legacy: { type: 'boolean' }, ...jsonOption },
         required: ['family', 'name', 'resources'],
         async run({ values }) {
 
@@ -27,10 +31,12 @@ export const keyCommands = commandGroup('key', {
                     resources: commaList(values.resources),
                     operations: values.operations === undefined ? undefined : commaList(values.operations),
                     predatesWriteScopes: values.legacy,
+                    // Any string the operator typed: createApiKey refuses all but full and redacted.
+                    livingPersons: values['living-persons'] as LivingPersonsAccess | undefined,
                     createdBy: cliActorId
                 });
-                const { id, name, family_long_id: familyLongId, resource_scopes: resources, operation_scopes: operations } = created.apiKey;
-                await auditCliCommand(models, { action: 'api_key.create', familyLongId, target: id, detail: `“${name}”: ${resources.join(', ')} / ${operations.join(', ')}` });
+                const { id, name, family_long_id: familyLongId } = created.apiKey;
+                await auditCliCommand(models, { action: 'api_key.create', familyLongId, target: id, detail: `“${name}”: ${keyScopesDetail(created.apiKey)}` });
                 return created;
             });
 
@@ -43,11 +49,13 @@ export const keyCommands = commandGroup('key', {
                 last_four: apiKey.last_four,
                 resources: apiKey.resource_scopes,
                 operations: apiKey.operation_scopes,
-                predates_write_scopes: apiKey.predates_write_scopes
+                predates_write_scopes: apiKey.predates_write_scopes,
+                living_persons: apiKey.living_persons
             }, () => [
                 `Created API key ${apiKey.id} "${apiKey.name}" for family ${apiKey.family_long_id}`,
                 `  resources:  ${listed(apiKey.resource_scopes)}`,
                 `  operations: ${listed(apiKey.operation_scopes)}${apiKey.predates_write_scopes ? ' (predates write scopes: read-only forever)' : ''}`,
+                `  living persons: ${apiKey.living_persons === 'redacted' ? 'redacted (names shown as "Living"; dates, places, notes removed)' : 'full'}`,
                 `  key:        ${key}`,
                 '  The key is shown only this once: store it now.'
             ]);

@@ -14,6 +14,8 @@ export interface KeyRow {
     readOperations: string[];
     writeOperations: string[];
     legacy: boolean;
+    /** The key sees living persons redacted: named "Living", their details removed. */
+    livingRedacted: boolean;
     createdBy: string;
     createdAt: Date;
     lastUsedAt: Date | null;
@@ -40,6 +42,7 @@ export async function keyRows(models: Models, scopes: ScopesPolicy, keys: readon
         readOperations: key.operation_scopes.filter((operation) => !writes.has(operation)),
         writeOperations: key.operation_scopes.filter((operation) => writes.has(operation)),
         legacy: key.predates_write_scopes,
+        livingRedacted: key.living_persons === 'redacted',
         createdBy: creators.get(key.created_by) ?? key.created_by,
         createdAt: key.created_at,
         lastUsedAt: key.last_used_at,

@@ -9,6 +9,7 @@ import { createFamily, enableApi } from '../../lib/accounts/families';
 import { configFromEnvironment, projectRoot, type Config } from '../../lib/config';
 import { deployment, type DeploymentOptions } from '../../lib/deployment';
 import { consoleLog, type Log } from '../../lib/logger';
+import type { LivingPersonsAccess } from '../../models/api-key';
 
 /** `sqlite` (default) or `postgres`; set by test/run-matrix.ts. */
 export const testVariant = process.env.TEST_VARIANT === 'postgres' ? 'postgres' : 'sqlite';
@@ -76,7 +77,8 @@ export interface FamilyFixture {
 
 /** A family with the API enabled and one key; every test makes its own, so tests never see each other's data. */
 export async function familyWithKey(server: Server,
-    options: { plan?: string; resources?: string[]; keyResources?: string[]; operations?: string[]; predatesWriteScopes?: boolean } = {}): Promise<FamilyFixture> {
+    options: { plan?: string; resources?: string[]; keyResources?: string[]; operations?: string[]; predatesWriteScopes?: boolean;
+        livingPersons?: LivingPersonsAccess; } = {}): Promise<FamilyFixture> {
 
     const accounts = server.app.services.accounts;
     const family = await createFamily(accounts, { name: 'Test family', plan: options.plan ?? 'family' });
@@ -93,7 +95,8 @@ export async function familyWithKey(server: Server,
         resources: options.keyResources ?? options.resources ?? allResources,
         operations: options.operations ?? allOperations.filter((operation) => !options.predatesWriteScopes || ['read', 'search', 'sort', 'filter'].includes(operation)),
         createdBy: 'test',
-        predatesWriteScopes: options.predatesWriteScopes
+        predatesWriteScopes: options.predatesWriteScopes,
+        livingPersons: options.livingPersons
     });
 
     return {

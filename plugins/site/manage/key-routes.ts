@@ -2,9 +2,10 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import Boom from '@hapi/boom';
 import Joi from 'joi';
 
-import { changeApiKeyScopes, createApiKey, revokeApiKey } from '../../../lib/accounts/api-keys';
+import { changeApiKeyScopes, createApiKey, keyScopesDetail, revokeApiKey } from '../../../lib/accounts/api-keys';
 import { findFamily } from '../../../lib/accounts/families';
-import type { ApiKey } from '../../../models/api-key';
+import { livingPersonsPolicyOf } from '../../../lib/privacy/living-persons';
+import type { ApiKey, LivingPersonsAccess } from '../../../models/api-key';
 import { ownFamilyId, siteUser } from '../credentials';
 import type { SiteContext } from '../context';
 import { sentOnce } from '../form-tokens';
@@ -18,12 +19,14 @@ interface KeyForm {
     name: string;
     resources: string[];
     operations: string[];
+    /** Any string a form sent: the accounts service takes `full` or `redacted` only, and says so on the form. */
+    living_persons?: LivingPersonsAccess;
 }
 
-const keyForm = Joi.object({ name: freeText('apiKeyName'), resources: ticks, operations: ticks });
+const keyForm = Joi.object({ name: freeText('apiKeyName'), resources: ticks, operations: ticks, living_persons: Joi.string().max(64) });
 const keyId = { params: Joi.object({ id: idParam }) };
 
-/** API keys of the manager's own family: create (shown once), change scopes, revoke. */
+/** API keys of the manager's own family: create (shown once), change scopes (living persons' details with them), revoke. */
 export function keyRoutes(context: SiteContext): ServerRoute[] {
 
     const { models } = context;
@@ -44,7 +47,8 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
     async function formPage(request: Request, h: ResponseToolkit, form: KeyForm, options: { key?: ApiKey; error?: Refusal } = {}) {
 
         const family = await findFamily(context.accounts, ownFamilyId(request));
-        const scopes = context.policies().scopes;
+        const policies = context.policies();
+        const scopes = policies.scopes;
         const legacy = options.key?.predates_write_scopes ?? false;
         return h.view('key-form', {
             title: options.key ? `Key “${isolated(options.key.name)}”` : 'New API key',
@@ -53,6 +57,8 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
             name: form.name,
             resources: family.api_resources.map((name) => ({ name, checked: form.resources.includes(name) })),
             operations: operationTicks(scopes, form.operations, legacy),
+            livingRedacted: form.living_persons === 'redacted',
+            living: livingPersonsPolicyOf(policies),
             legacy,
             error: options.error?.message
         }).code(options.error?.statusCode ?? 200);
@@ -78,11 +84,11 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
                 handler: formAction(models, {
                     run(request) {
 
-                        const { name, resources, operations } = request.payload as KeyForm;
-                        return createApiKey(context.accounts, { familyLongId: ownFamilyId(request), name, resources, operations, createdBy: siteUser(request).id });
+                        const { name, resources, operations, living_persons: livingPersons } = request.payload as KeyForm;
+                        return createApiKey(context.accounts, { familyLongId: ownFamilyId(request), name, resources, operations, livingPersons, createdBy: siteUser(request).id });
                     },
                     refused: async (request, h, refusal) => ({ page: await formPage(request, h, request.payload as KeyForm, { error: refusal }) }),
-                    audited: (_request, { apiKey }) => ({ action: 'api_key.create', familyLongId: apiKey.family_long_id, target: apiKey.id, detail: `“${apiKey.name}”: ${apiKey.resource_scopes.join(', ')} / ${apiKey.operation_scopes.join(', ')}` }),
+                    audited: (_request, { apiKey }) => ({ action: 'api_key.create', familyLongId: apiKey.family_long_id, target: apiKey.id, detail: `“${apiKey.name}”: ${keyScopesDetail(apiKey)}` }),
                     // The full key is on this page only: never in a redirect URL, a cookie or the session (hence sentOnce).
                     answer: async (_request, h, { apiKey, key }) => ({
                         page: h.view('key-created', { title: 'Copy your new API key', key, row: (await keyRows(models, context.policies().scopes, [apiKey]))[0] }).code(201),
@@ -100,7 +106,7 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
                 async handler(request, h) {
 
                     const key = await ownKey(request);
-                    return formPage(request, h, { name: key.name, resources: key.resource_scopes, operations: key.operation_scopes }, { key });
+                    return formPage(request, h, { name: key.name, resources: key.resource_scopes, operations: key.operation_scopes, living_persons: key.living_persons }, { key });
                 }
             }
         },
@@ -114,9 +120,8 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
                     async run(request) {
 
                         const key = await ownKey(request);
-                        const { resources, operations } = request.payload as KeyForm;
-                        await changeApiKeyScopes(context.accounts, key.id, { resources, operations });
-                        return key;
+                        const { resources, operations, living_persons: livingPersons } = request.payload as KeyForm;
+                        return changeApiKeyScopes(context.accounts, key.id, { resources, operations, livingPersons });
                     },
                     // The key's own page again: a key that is not the manager's is a 404 before anything is tried.
                     refused: async (request, h, refusal) => {
@@ -124,11 +129,7 @@ export function keyRoutes(context: SiteContext): ServerRoute[] {
                         const key = await ownKey(request);
                         return formPage(request, h, { ...request.payload as KeyForm, name: key.name }, { key, error: refusal });
                     },
-                    audited: (request, key) => {
-
-                        const { resources, operations } = request.payload as KeyForm;
-                        return { action: 'api_key.change_scopes', familyLongId: key.family_long_id, target: key.id, detail: `${resources.join(', ')} / ${operations.join(', ')}` };
-                    },
+                    audited: (_request, key) => ({ action: 'api_key.change_scopes', familyLongId: key.family_long_id, target: key.id, detail: keyScopesDetail(key) }),
                     answer: (_request, h) => redirectWithNotice(h, '/manage/apis', 'key-scopes-changed')
                 })
             }

@@ -76,7 +76,7 @@ describe('family-records CLI', { timeout: cliTestTimeout }, () => {
         expect(events.map((event) => [event.action, event.target, event.detail])).to.equal([
             ['family.create', id, '“The Audited”, family plan'],
             ['api.enable', null, 'Resources: persons, trees'],
-            ['api_key.create', key.id, '“Sync”: persons / read, search, sort, filter'],
+            ['api_key.create', key.id, '“Sync”: persons / read, search, sort, filter / living persons full'],
             ['user.create', user.id, `audited-${id.toLowerCase()}@example.com, manager`],
             ['family.change_plan', id, 'max plan'],
             ['family.suspend', id, 'Audit'],

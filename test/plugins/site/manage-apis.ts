@@ -251,7 +251,7 @@ describe('Manage > APIs & Connectors', () => {
         expect(familyPage).to.contain('<h1 dir="auto">משפחת כהן</h1>');
         expect(familyPage).to.contain('<title>\u2068משפחת כהן\u2069 · Usage · Family Records</title>');
         expect(familyPage).to.contain('API requests of \u2068משפחת כהן\u2069 per UTC day');
-        expect((await admin.get(`/admin/audit?family=${family.family_long_id}&action=api_key.create`)).payload).to.contain('<td dir="auto">“סנכרון אילן”: persons / read</td>');
+        expect((await admin.get(`/admin/audit?family=${family.family_long_id}&action=api_key.create`)).payload).to.contain('<td dir="auto">“סנכרון אילן”: persons / read / living persons full</td>');
     });
 
     it('renders hostile family and key names inert', async () => {
