@@ -124,6 +124,33 @@ describe('hosted site in Chromium', { skip: !chromiumAvailable, timeout: 120_000
         await page.context().close();
     });
 
+    it('lets a manager choose to hide living relatives\' details from a key, see it in the list, and change it back to full', async () => {
+
+        const { manager, page } = await signedInManager('The Living Browsers');
+        const familyLongId = manager.user.family_long_id!;
+        await enableApi(server.app.services.accounts, familyLongId, ['persons']);
+        const livingPersons = async () => (await server.app.services.models.ApiKey.findOne({ where: { family_long_id: familyLongId } }))!.living_persons;
+
+        await page.goto(`${base}/manage/apis/keys/new`);
+        expect(await page.isChecked('input[name="living_persons"][value="full"]')).to.be.true();
+        await page.fill('input[name="name"]', 'Public tree');
+        await page.check('input[name="resources"][value="persons"]');
+        await page.click('label:has-text("Hide living persons\' details")');
+        await page.click('button:has-text("Create key")');
+        await page.waitForSelector('[data-testid="new-key"]');
+        expect(await livingPersons()).to.equal('redacted');
+
+        await page.click('text=Done');
+        await page.waitForSelector('.chip-private:has-text("living relatives hidden")');
+        await page.click('a:has-text("Edit scopes")');
+        expect(await page.isChecked('input[name="living_persons"][value="redacted"]')).to.be.true();
+        await page.click('label:has-text("Full details")');
+        await page.click('button:has-text("Save scopes")');
+        await page.waitForSelector('.chip:has-text("living relatives in full")');
+        expect(await livingPersons()).to.equal('full');
+        await page.context().close();
+    });
+
     it('signs in with a TOTP code after enrolling with the QR code page', async () => {
 
         const { manager, page } = await signedInManager('Two-factor family');
