@@ -123,6 +123,14 @@ const sqlDateBefore = (dialectName: 'sqlite' | 'postgres', column: string, cutof
 };
 
 /**
+ * Keeps PostgreSQL's planner from answering the subquery once for the whole family, hashed, instead
+ * of for each row read: it weighs every row the outer scan could read, not the page a LIMIT keeps,
+ * so a page of 51 persons would read every person and event of the family. `OFFSET 0` stops it
+ * turning the subquery into a join or a hashed set. SQLite runs it for each row anyway.
+ */
+const perRow = (dialectName: 'sqlite' | 'postgres') => (dialectName === 'postgres' ? ' OFFSET 0' : '');
+
+/**
  * An SQL condition: the person whose id is the SQL expression `personId`, in the family whose
  * long id is the SQL expression `familyLongId`, is presumed living (presumedLiving()). FALSE when
  * `personId` is NULL or names no person of that family. `cutoff` is the SQL of a bound parameter
@@ -131,7 +139,7 @@ const sqlDateBefore = (dialectName: 'sqlite' | 'postgres', column: string, cutof
 export function livingPersonSql(dialectName: 'sqlite' | 'postgres', personId: string, familyLongId: string, cutoff: string): string {
 
     const person = '"living_person"';
-    return `EXISTS (SELECT 1 FROM "persons" AS ${person} WHERE ${person}."id" = ${personId} AND ${person}."family_long_id" = ${familyLongId} AND ${livingPersonRowSql(dialectName, person, cutoff)})`;
+    return `EXISTS (SELECT 1 FROM "persons" AS ${person} WHERE ${person}."id" = ${personId} AND ${person}."family_long_id" = ${familyLongId} AND ${livingPersonRowSql(dialectName, person, cutoff)}${perRow(dialectName)})`;
 }
 
 /**
@@ -148,5 +156,5 @@ export function livingPersonRowSql(dialectName: 'sqlite' | 'postgres', person: s
     return `${person}."death_date" IS NULL` +
         ` AND (${birth} IS NULL OR NOT (${sqlDateBefore(dialectName, birth, cutoff)}))` +
         ` AND NOT EXISTS (SELECT 1 FROM "events" AS ${event} WHERE ${event}."family_long_id" = ${person}."family_long_id" AND ${event}."person_id" = ${person}."id"` +
-        ` AND (${event}."type" IN (${deathTypes}) OR (${birth} IS NULL AND ${sqlDateBefore(dialectName, `${event}."date"`, cutoff)})))`;
+        ` AND (${event}."type" IN (${deathTypes}) OR (${birth} IS NULL AND ${sqlDateBefore(dialectName, `${event}."date"`, cutoff)}))${perRow(dialectName)})`;
 }

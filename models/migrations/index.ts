@@ -13,6 +13,7 @@ import * as messaging from './0012-messaging';
 import * as messagingUploads from './0013-messaging-uploads';
 import * as messagingSuspension from './0014-messaging-suspension';
 import * as apiKeyLivingPersons from './0015-api-key-living-persons';
+import * as eventsByPerson from './0016-events-by-person';
 
 /** Every migration, in order. Registered explicitly: no file-name magic. */
 export const migrations = [
@@ -30,5 +31,6 @@ export const migrations = [
     { name: '0012-messaging', ...messaging },
     { name: '0013-messaging-uploads', ...messagingUploads },
     { name: '0014-messaging-suspension', ...messagingSuspension },
-    { name: '0015-api-key-living-persons', ...apiKeyLivingPersons }
+    { name: '0015-api-key-living-persons', ...apiKeyLivingPersons },
+    { name: '0016-events-by-person', ...eventsByPerson }
 ];
