@@ -113,7 +113,10 @@ export const filesPlugin: Plugin<FilesOptions> = {
                 auth: options.routeGroup,
                 plugins: {
                     gateway: { resource: 'documents', operation: 'read' },
-                    docs: { responses: { 302: { description: 'The file is at the signed URL in Location, valid for seconds (policies/files.yaml).', headers: { Location: { description: 'Signed URL serving the file.', required: true, schema: { type: 'string', format: 'uri' } } } } } }
+                    docs: {
+                        responses: { 302: { description: 'The file is at the signed URL in Location, valid for seconds (policies/files.yaml).', headers: { Location: { description: 'Signed URL serving the file.', required: true, schema: { type: 'string', format: 'uri' } } } } },
+                        errorTexts: { not_found: 'No such document, or it has no file; for a key with `living_persons: redacted`, a document concerning a living person has none.' }
+                    }
                 },
                 tags: ['api', 'documents'],
                 description: 'Download a document\'s file: a redirect to a signed URL valid for seconds',

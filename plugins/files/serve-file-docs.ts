@@ -32,6 +32,6 @@ export const serveFileDocs: NonNullable<PluginSpecificConfiguration['docs']> = {
     errorTexts: {
         invalid_request: 'The token is longer than any this service issues (1,000 characters), or the URL has a query: this route takes none; or If-Match is neither `*` nor entity tags.',
         precondition_failed: 'If-Match does not name the file\'s ETag, or If-Unmodified-Since is before its upload: this URL serves another file than the one you name.',
-        not_found: 'The file is gone: its gallery item or document was deleted after the URL was issued.'
+        not_found: 'The file is gone: its gallery item or document was deleted after the URL was issued; or the URL was issued to a key with `living_persons: redacted` and the record now concerns a living person.'
     }
 };

@@ -293,7 +293,7 @@ describe('GET /api/v1/openapi.json', () => {
         expect(operation.parameters.filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name)).to.equal(['If-Match', 'If-None-Match', 'If-Unmodified-Since']);
         expect(operation.responses['304'].description).to.contain('`*`');
         expect(operation.responses['400'].description).to.equal('`invalid_request`: The token is longer than any this service issues (1,000 characters), or the URL has a query: this route takes none; or If-Match is neither `*` nor entity tags.');
-        expect(operation.responses['404'].description).to.equal('`not_found`: The file is gone: its gallery item or document was deleted after the URL was issued.');
+        expect(operation.responses['404'].description).to.equal('`not_found`: The file is gone: its gallery item or document was deleted after the URL was issued; or the URL was issued to a key with `living_persons: redacted` and the record now concerns a living person.');
         expect(operation.responses['416'].headers).to.equal({ 'Content-Range': { $ref: '#/components/headers/Content-Range' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } });
         expect(operation.responses['206'].headers).to.include(['Content-Range', 'ETag', 'Last-Modified', 'Cache-Control', 'Content-Security-Policy']);
         expect(operation.responses['304'].headers).to.include(['ETag', 'Last-Modified', 'Cache-Control']);
