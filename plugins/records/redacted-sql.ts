@@ -1,4 +1,4 @@
-import { livingPersonSql } from '../../lib/privacy/living-persons';
+import { livingPersonRowSql, livingPersonSql } from '../../lib/privacy/living-persons';
 import { personIdColumn, redactedFields, redactedValue, type Redaction } from '../../lib/privacy/redaction';
 import { storedFileColumns, type ResourceDeclaration } from '../../models/resources';
 import { quoted } from './sql-dialects';
@@ -40,7 +40,10 @@ export function redactionSql(resource: ResourceDeclaration, redaction: Redaction
 
     const personColumn = personIdColumn(resource);
     const table = quoted(resource.table);
-    const living = personColumn && livingPersonSql(dialectName === 'postgres' ? 'postgres' : 'sqlite', `${table}.${quoted(personColumn)}`, `${table}."family_long_id"`, parameter(redaction.cutoff));
+    const dialect = dialectName === 'postgres' ? 'postgres' : 'sqlite';
+    // A person's row is the person: not looked up again.
+    const living = personColumn && (personColumn === 'id' ? `(${livingPersonRowSql(dialect, table, parameter(redaction.cutoff))})` :
+        livingPersonSql(dialect, `${table}.${quoted(personColumn)}`, `${table}."family_long_id"`, parameter(redaction.cutoff)));
     const replaced = new Map(replacedColumns(resource).map((name) => {
 
         const value = redactedValue(resource, name, redaction);
