@@ -53,8 +53,8 @@ export function uploadHandler(resource: ResourceDeclaration, context: FilesConte
         const data = decodeCanonicalBase64(encoded, 'file_base64');
         return context.records.createOnce(request, h, {
             create: (createOptions) => storeFile(context, owner, resource, { data, originalName, declaredType, metadata }, createOptions),
-            answerOf: (record) => ({
-                body: { data: context.records.serialize(resource, record) },
+            answerOf: async (record, transaction) => ({
+                body: { data: await context.records.serializeFor(request, resource, record, transaction) },
                 location: `${context.publicBaseUrl}${context.prefix}/${resource.name}/${encodeURIComponent(record.id)}`
             })
         });

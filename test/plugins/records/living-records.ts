@@ -6,6 +6,7 @@ import { createApiKey } from '../../../lib/accounts/api-keys';
 import { resources, type ResourceName } from '../../../models/resources';
 import { keyFixture, livingFamily, livingMarker, type LivingFamily } from '../../helpers/living-family';
 import { allOperations, allResources, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
+import { sampleFile } from '../files/fixtures';
 import { bodyOf, createBody, dataOf, type Body } from './fixtures';
 
 export const lab = Lab.script();
@@ -167,6 +168,21 @@ describe(`records of living persons for a redacted key on ${testVariant}`, () =>
 
         const event = dataOf(await family.redacted.inject('POST', '/api/v1/events', { title: 'Her graduation', type: 'graduation', date: '2023', person_id: created.id }), 201);
         expect(event).to.include({ ...hidden.events, type: 'graduation', person_id: created.id, redacted: true });
+    });
+
+    it('answers an upload concerning a living person redacted, with no file link', async () => {
+
+        const upload = (person_id: string, headers = {}) => family.redacted.inject('POST', '/api/v1/gallery', {
+            title: 'Beach', place: 'Marrow Bay', person_id, original_name: 'beach.png', file_base64: sampleFile('png').toString('base64')
+        }, headers);
+        const item = dataOf(await upload(family.persons.livingRecent), 201);
+        expect(item).to.include({ ...hidden.gallery, person_id: family.persons.livingRecent, redacted: true });
+        expect(item.url).to.not.exist();
+        expect(dataOf(await upload(family.persons.livingRecent, { 'idempotency-key': 'upload-1' }), 201)).to.include({ title: null, redacted: true });
+
+        const dead = dataOf(await upload(family.persons.deadByDeathDate), 201);
+        expect(dead).to.include({ title: 'Beach', place: 'Marrow Bay', redacted: false });
+        expect(dead.url).to.be.a.string();
     });
 
     it('answers the write that makes a person dead in full: the answer is read as the write left the person', async () => {
