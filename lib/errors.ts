@@ -3,7 +3,7 @@ import Boom from '@hapi/boom';
 /** The stable machine codes of DESIGN.md §4, and a few more for the hosted site. */
 export type ErrorCode =
     | 'invalid_key' | 'api_not_enabled' | 'plan_not_eligible' | 'family_suspended'
-    | 'resource_scope' | 'operation_scope' | 'not_found' | 'invalid_request'
+    | 'resource_scope' | 'operation_scope' | 'living_person_protected' | 'not_found' | 'invalid_request'
     | 'too_large' | 'unsupported_media_type' | 'rate_limited'
     | 'quota_exceeded' | 'invalid_signature' | 'url_expired' | 'range_not_satisfiable' | 'precondition_failed' | 'precondition_required' | 'idempotency_key_reused'
     | 'invalid_token' | 'account_disabled' | 'messaging_suspended' | 'token_scope' | 'blocked'

@@ -12,6 +12,7 @@ export const errorCodes: Readonly<Record<ErrorCode, { status: number; when: stri
     family_suspended: { status: 403, when: 'A super-admin suspended the family\'s API.' },
     resource_scope: { status: 403, when: 'The resource is outside the key\'s resource scopes.' },
     operation_scope: { status: 403, when: 'The request needs an operation outside the key\'s operation scopes.' },
+    living_person_protected: { status: 403, when: 'The key reads living persons redacted (`living_persons: redacted`), so it cannot change or delete a record that concerns a person presumed living, nor name one in `person_id`, `parent_1_id`, `parent_2_id` or `spouse_id`.' },
     not_found: { status: 404, when: 'Unknown id, or a record of another family (never which).' },
     invalid_request: { status: 400, when: 'Bad query, body, field, sort key, filter, format or cursor; the message names the problem.' },
     too_large: { status: 413, when: 'The body is larger than the route accepts.' },

@@ -68,7 +68,7 @@ function uploadRoutes(context: FilesContext): ServerRoute[] {
         handler: uploadHandler(resources[name], context),
         options: {
             auth: context.routeGroup,
-            plugins: { gateway: { resource: name, operation: 'create' }, docs: { ...idempotentCreateDocs, errors: ['quota_exceeded'], errorTexts: uploadErrorTexts } },
+            plugins: { gateway: { resource: name, operation: 'create' }, docs: { ...idempotentCreateDocs, errors: ['quota_exceeded', 'living_person_protected'], errorTexts: uploadErrorTexts } },
             tags: ['api', name],
             description: `Upload a ${resources[name].singular}: the file (base64) and its fields`,
             payload: { parse: true, allow: 'application/json', maxBytes: maxUploadBodyBytes(context), timeout: UPLOAD_TIMEOUT_MS },

@@ -52,7 +52,15 @@ export function uploadHandler(resource: ResourceDeclaration, context: FilesConte
         assertUploadSize(context.policies().plans.get(owner.plan)!, decodedLength(encoded));
         const data = decodeCanonicalBase64(encoded, 'file_base64');
         return context.records.createOnce(request, h, {
-            create: (createOptions) => storeFile(context, owner, resource, { data, originalName, declaredType, metadata }, createOptions),
+            create: (createOptions) => storeFile(context, owner, resource, { data, originalName, declaredType, metadata }, {
+                async afterCreate(transaction, record) {
+
+                    // A key that reads living persons redacted names none (records' living-writes.ts). Checked in the record's
+                    // transaction, once it is made: a gallery item or document changes nobody's being living.
+                    await context.records.assertNamesNoLivingPerson(request, resource, metadata, transaction);
+                    await createOptions.afterCreate?.(transaction, record);
+                }
+            }),
             answerOf: async (record, transaction) => ({
                 body: { data: await context.records.serializeFor(request, resource, record, transaction) },
                 location: `${context.publicBaseUrl}${context.prefix}/${resource.name}/${encodeURIComponent(record.id)}`

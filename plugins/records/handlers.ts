@@ -49,7 +49,8 @@ export function resourceHandlers(resource: ResourceDeclaration, options: Records
         models: options.models,
         transaction: options.transaction,
         changeBus: options.changeBus,
-        familyLongId: principalOf(request).family.familyLongId
+        familyLongId: principalOf(request).family.familyLongId,
+        redaction: redactionOf(options.policyStore, request)
     });
 
     // A resource no extension adds to goes out as the database wrote its JSON; the others are built record by record.

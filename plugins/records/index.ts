@@ -2,7 +2,8 @@ import type { Plugin, PluginSpecificConfiguration, Request, ResponseObject, Resp
 import Joi from 'joi';
 import type { Transaction } from 'sequelize';
 
-import type { Redaction } from '../../lib/privacy/redaction';
+import { personIdColumn, type Redaction } from '../../lib/privacy/redaction';
+import { principalOf } from '../../gateway/principal';
 import { withBodyChecks } from '../../lib/request-bodies';
 import type { ResourceRecord } from '../../models/resource-record';
 import { aggregateResourceName, resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
@@ -12,6 +13,7 @@ import { formatNegotiation } from './format-negotiation';
 import { aggregateHandler, resourceHandlers } from './handlers';
 import { createOnce, idempotencyKeysCleanup, idempotentCreateDocs, type Creation } from './idempotency';
 import { listReader } from './list-readers';
+import { assertNamesNoLivingPerson, livingWriteErrors } from './living-writes';
 import { recordIdValidation } from './record-ids';
 import { recordView, redactionOf } from './record-view';
 import { aggregateQuerySchema, createPayloadSchema, listQuerySchema, updatePayloadSchema } from './schemas';
@@ -44,6 +46,8 @@ export interface RecordsApi {
     serializeFor(request: Request, resource: ResourceDeclaration, record: ResourceRecord, transaction?: Transaction): Promise<SerializedRecord>;
     /** What the request's key must not see of living persons (policies/privacy.yaml); undefined for a key that sees them in full. */
     redactionOf(request: Request): Redaction | undefined;
+    /** Refuses (403 `living_person_protected`) values that name a person presumed living, when the request's key reads them redacted. */
+    assertNamesNoLivingPerson(request: Request, resource: ResourceDeclaration, values: Record<string, unknown>, transaction: Transaction): Promise<void>;
     /** Answers a create route's request once per `Idempotency-Key`, replaying that answer to a retry (idempotency.ts). */
     createOnce(request: Request, h: ResponseToolkit, creation: Creation): Promise<ResponseObject>;
     /** What the API reference says of a create route's `Idempotency-Key`: the header, and its 422. */
@@ -79,6 +83,8 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsCont
     const declare = (operation: string, docs?: PluginSpecificConfiguration['docs']) => ({ auth: options.routeGroup, plugins: { gateway: { resource: name, operation }, ...(docs ? { docs } : {}) }, tags: ['api', name] });
     const writePreconditions = { headers: ['If-Match', 'If-Unmodified-Since'] } as const;
     const oneRecord = recordIdValidation(resource);
+    // A key that reads living persons redacted may not write what concerns one (living-writes.ts).
+    const writeErrors = personIdColumn(resource) === undefined ? {} : { errors: livingWriteErrors };
 
     const routes: ServerRoute[] = [
         {
@@ -108,7 +114,7 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsCont
             path: `${base}/{id}`,
             handler: handlers.update,
             options: {
-                ...declare('update', writePreconditions),
+                ...declare('update', { ...writePreconditions, ...writeErrors }),
                 description: `Update a ${resource.singular}`,
                 payload: jsonBody,
                 validate: { ...oneRecord, query: Joi.object({}), payload: updatePayloadSchema(resource).prefs({ convert: false }) }
@@ -119,7 +125,7 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsCont
             path: `${base}/{id}`,
             handler: handlers.remove,
             options: {
-                ...declare('delete', writePreconditions),
+                ...declare('delete', { ...writePreconditions, ...writeErrors }),
                 description: `Delete a ${resource.singular}`,
                 validate: { ...oneRecord, query: Joi.object({}) }
             }
@@ -132,7 +138,7 @@ function resourceRoutes(name: typeof resourceNames[number], options: RecordsCont
             path: base,
             handler: handlers.create,
             options: {
-                ...declare('create', idempotentCreateDocs),
+                ...declare('create', { ...idempotentCreateDocs, ...writeErrors }),
                 description: `Create a ${resource.singular}`,
                 payload: jsonBody,
                 validate: { query: Joi.object({}), payload: createPayloadSchema(resource).prefs({ convert: false }) }
@@ -214,6 +220,13 @@ export const recordsPlugin: Plugin<RecordsOptions> = {
             serializeFor: async (request, resource, record, transaction) => serializeRecord(resource, record, options.extensions,
                 await recordView(resource, record, redactionOf(registered.policyStore, request), transaction)),
             redactionOf: (request) => redactionOf(registered.policyStore, request),
+            async assertNamesNoLivingPerson(request, resource, values, transaction) {
+
+                const redaction = redactionOf(registered.policyStore, request);
+                if (redaction) {
+                    await assertNamesNoLivingPerson(registered.models.Family.sequelize!, resource, principalOf(request).family.familyLongId, values, redaction, transaction);
+                }
+            },
             createOnce: (request, h, creation) => createOnce(options.models, request, h, creation),
             idempotentCreateDocs
         };

@@ -6,9 +6,11 @@ import { revisionEntity } from '../../lib/entity-tags';
 import { apiError } from '../../lib/errors';
 import { recordId } from '../../lib/ids';
 import { assertPreconditions, type Preconditions } from '../../lib/preconditions';
+import type { Redaction } from '../../lib/privacy/redaction';
 import type { Models } from '../../models';
 import type { ResourceRecord } from '../../models/resource-record';
 import { resourceNames, resources, type ResourceDeclaration } from '../../models/resources';
+import { assertConcernsNoLivingPerson, assertNamesNoLivingPerson } from './living-writes';
 import { assertLifeDates, type LifeDates } from './person-dates';
 import { assertPersonLinks, type PersonLinks } from './person-links';
 import { recordNotFound } from './record-ids';
@@ -19,6 +21,8 @@ export interface WriteContext {
     familyLongId: string;
     /** Where the change events go once their transaction commits (the stream, webhooks). */
     changeBus: ChangeBus;
+    /** Set when the writer's key reads living persons redacted: it may not write what concerns them (living-writes.ts). */
+    redaction?: Redaction;
 }
 
 /** A reference must name an existing record of the same family, never the record itself (nobody is their own parent). */
@@ -95,6 +99,10 @@ export function createRecord(context: WriteContext, resource: ResourceDeclaratio
     return context.transaction(async (transaction) => {
 
         const changeLog = await openFamilyChangeLog(context, transaction);
+        if (context.redaction) {
+            await assertNamesNoLivingPerson(context.models.Family.sequelize!, resource, context.familyLongId, values, context.redaction, transaction);
+        }
+
         await options.beforeCreate?.(transaction);
         await assertConsistent(context, resource, values, values, transaction);
         const record = await context.models.records[resource.name].create({
@@ -119,6 +127,12 @@ export function updateRecord(context: WriteContext, resource: ResourceDeclaratio
 
         const changeLog = await openFamilyChangeLog(context, transaction);
         const record = await findOwnRecord(context, resource, id, transaction, preconditions);
+        if (context.redaction) {
+            // Before the checks of the changes: their errors quote the values stored.
+            await assertConcernsNoLivingPerson(resource, record, context.redaction, transaction);
+            await assertNamesNoLivingPerson(record.sequelize, resource, context.familyLongId, changes, context.redaction, transaction);
+        }
+
         await assertConsistent(context, resource, { ...record.get({ plain: true }), ...changes }, changes, transaction, id);
         record.set({ ...changes, revision: record.revision + 1 });
         await record.save({ transaction });
@@ -157,6 +171,10 @@ export function deleteRecord(context: WriteContext, resource: ResourceDeclaratio
 
         const changeLog = await openFamilyChangeLog(context, transaction);
         const record = await findOwnRecord(context, resource, id, transaction, preconditions);
+        if (context.redaction) {
+            await assertConcernsNoLivingPerson(resource, record, context.redaction, transaction);
+        }
+
         await clearReferencesTo(context, resource, id, transaction, changeLog);
         await record.destroy({ transaction });
         await changeLog.record({ resource: resource.name, action: 'deleted', record_id: id, revision: record.revision + 1 });
