@@ -12,7 +12,7 @@ import { familyWithKey } from '../test/helpers/server';
 import { withBareAndDeployments } from './lib/deployments';
 import { seedLivingAndDeadFamily } from './lib/living-family-seed';
 import { preflight } from './lib/preflight';
-import { assertNoErrors, printEnvironment, printMeasurements, printTargets, targetPercent, type TargetCheck } from './lib/report';
+import { assertNoErrors, median, printEnvironment, printMeasurements, printTargets, targetPercent, type TargetCheck } from './lib/report';
 import { benchSettings, measureTargets, runScript, type Measurement, type Target } from './lib/run';
 
 const personCount = 10_000;
@@ -64,16 +64,21 @@ async function listTargets(database: string, server: Server): Promise<{ full: Ta
     return { full, redacted };
 }
 
-/** The targets of one database: the full list's p99, and what the redacted list costs over it. */
+/**
+ * The targets of one database: the full list's p99, and what the redacted list costs over it. A request's cost is the
+ * time it holds the service: at the same concurrency, the inverse of the throughput. Each round's redacted slice follows
+ * its full one, so their ratio meets the same machine; the target reads the median of the rounds' ratios.
+ */
 function checks(database: string, full: Measurement, redacted: Measurement, connections: number): TargetCheck[] {
 
-    // A request's cost is the time it holds the service: at the same concurrency, the inverse of the throughput.
-    const cost = full.requestsPerSecond / redacted.requestsPerSecond;
+    const rounds = full.roundRequestsPerSecond.map((fullRate, round) => fullRate / redacted.roundRequestsPerSecond[round]);
+    const cost = median(rounds);
+    const [lowest, highest] = [Math.min(...rounds), Math.max(...rounds)];
     return [
         { target: `${database}: p99 under ${targetP99Ms} ms at ${connections} connections`, measured: `p99 ${full.p99Ms} ms`, met: full.p99Ms < targetP99Ms },
         {
             target: `${database}: a redacted page costs no more than ${targetPercent(redactedCostTarget - 1)} over a full one`,
-            measured: `${targetPercent(cost - 1)} over (${redacted.requestsPerSecond.toFixed(0)} against ${full.requestsPerSecond.toFixed(0)} req/s; p99 ${redacted.p99Ms} against ${full.p99Ms} ms; server µs/req ${redacted.serverMicrosPerRequest.toFixed(0)} against ${full.serverMicrosPerRequest.toFixed(0)})`,
+            measured: `${targetPercent(cost - 1)} over, median of ${rounds.length} rounds (${targetPercent(lowest - 1)} to ${targetPercent(highest - 1)}; whole run ${redacted.requestsPerSecond.toFixed(0)} against ${full.requestsPerSecond.toFixed(0)} req/s, p99 ${redacted.p99Ms} against ${full.p99Ms} ms, server µs/req ${redacted.serverMicrosPerRequest.toFixed(0)} against ${full.serverMicrosPerRequest.toFixed(0)})`,
             met: cost <= redactedCostTarget
         }
     ];

@@ -65,6 +65,8 @@ export interface Measurement {
      * costs the server, whether or not the load generator could saturate it.
      */
     serverMicrosPerRequest: number;
+    /** Requests/s of each slice, in the order measured: a slice compares with the other targets' slices of its round. */
+    roundRequestsPerSecond: number[];
     /** Connection errors, timeouts included. */
     errors: number;
     non2xx: number;
@@ -141,6 +143,7 @@ function measurement({ target, memoryBefore, slices, busyMilliseconds }: Progres
         p50Ms: result.latency.p50,
         p99Ms: result.latency.p99,
         serverMicrosPerRequest: 1000 * busyMilliseconds / result.requests.total,
+        roundRequestsPerSecond: slices.map((slice) => aggregateResult([slice], { url: target.url }).requests.total / slice.duration),
         errors: result.errors,
         non2xx: result.non2xx,
         statusCodes,

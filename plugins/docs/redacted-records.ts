@@ -1,6 +1,6 @@
 import type { LivingPersonsPolicy } from '../../lib/privacy/living-persons';
 import { hiddenFields, personIdColumn, redactedFields, redactedValue } from '../../lib/privacy/redaction';
-import { resources, type ResourceDeclaration } from '../../models/resources';
+import { resourceNames, resources, type ResourceDeclaration, type ResourceName } from '../../models/resources';
 import type { JsonSchema } from './openapi-types';
 import { inWords } from './words';
 
@@ -65,7 +65,7 @@ export function redactedFieldProperty(resource: ResourceDeclaration, name: strin
 
 /** The resources whose records a route's list reads: its own, or every one for the aggregate. */
 const readBy = (resource: string | undefined, aggregateResource: string): ResourceDeclaration[] =>
-    (resource === aggregateResource ? Object.values(resources) : resource && resource in resources ? [resources[resource as keyof typeof resources]] : []);
+    (resource === aggregateResource ? Object.values(resources) : resourceNames.includes(resource as ResourceName) ? [resources[resource as ResourceName]] : []);
 
 /** What a list's query parameter does to redacted records, for a route of `resource`; undefined when nothing. */
 export function redactedParameterNote(parameter: string, resource: string | undefined, aggregateResource: string): string | undefined {
