@@ -96,6 +96,7 @@ export function livingPersonsIntroduction(policy: LivingPersonsPolicy): string {
         'A key\'s `living_persons` option, chosen on the site or with the CLI, is `full` (the default) or `redacted`.',
         `With \`redacted\`, persons presumed living, and the ${inWords(concerned.map((resource) => resource.name), 'and')} records whose \`person_id\` is one of them, are redacted records in every answer and format: \`redacted: true\`, and what each record schema's \`redacted\` says hidden is null (\`x-redacted-value\`); every other record carries \`redacted: false\`. The files of redacted ${inWords(withFiles, 'and')} records answer 404 \`not_found\`.`,
         'Searches and filters never match a redacted record on a field it hides, and a sort by such a field orders redacted records as empty (last).',
+        'Such a key cannot change or delete a redacted record, nor name a person presumed living in a reference: 403 `living_person_protected`.',
         livingRule(policy),
         'The change stream and webhooks carry no record data, for either kind of key.'
     ].join(' ');

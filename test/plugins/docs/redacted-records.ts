@@ -80,7 +80,8 @@ describe('the references of redacted records', () => {
             }
 
             expect(propertiesOf(documents[version], 'gallery').redacted.description).to.contain('its file answers 404 `not_found`');
-            expect(documents[version].info.description).to.contain('more than 110 years ago').and.to.contain('The change stream and webhooks carry no record data');
+            expect(documents[version].info.description).to.contain('more than 110 years ago').and.to.contain('The change stream and webhooks carry no record data').and.to.contain('`living_person_protected`');
+            expect(documents[version].paths[`/api/${version}/persons/{id}`].patch.responses['403'].description).to.contain('`living_person_protected`');
         }
     });
 
