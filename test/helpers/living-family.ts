@@ -3,13 +3,13 @@
  * of the living rule (policies/privacy.yaml), with records of the other resources that concern
  * living and dead persons, and two keys of it: one `full`, one `redacted`.
  */
-import type { Server, ServerInjectOptions, ServerInjectResponse } from '@hapi/hapi';
+import type { Server, ServerInjectResponse } from '@hapi/hapi';
 import { expect } from '@hapi/code';
 
 import { createApiKey } from '../../lib/accounts/api-keys';
 import { livingCutoff, livingPersonsPolicyOf } from '../../lib/privacy/living-persons';
 import { sampleFile } from '../plugins/files/fixtures';
-import { allOperations, allResources, familyWithKey, type FamilyFixture } from './server';
+import { allOperations, allResources, familyWithKey, keyFixture, type FamilyFixture } from './server';
 
 /** In a hidden field of every record that concerns a living person, and nowhere else: a search for it must find nothing with a redacted key. */
 export const livingMarker = 'Quillfeather';
@@ -70,25 +70,6 @@ function shifted(date: string, { days = 0, months = 0, years = 0 }): string {
     const result = new Date(0);
     result.setUTCFullYear(year - years, month - 1 - months, day - days);
     return result.toISOString().slice(0, 10);
-}
-
-/** An inject() as another key of the family. */
-export function keyFixture(server: Server, familyLongId: string, keyId: string, key: string): FamilyFixture {
-
-    return {
-        familyLongId,
-        keyId,
-        key,
-        inject(method, url, payload, headers = {}) {
-
-            const request: ServerInjectOptions = { method, url, headers: { authorization: `Bearer ${key}`, ...headers } };
-            if (payload !== undefined) {
-                request.payload = payload as object;
-            }
-
-            return server.inject(request);
-        }
-    };
 }
 
 /** A key with `living_persons: redacted` of the family, on every resource and operation unless narrowed. */

@@ -99,9 +99,15 @@ export async function familyWithKey(server: Server,
         livingPersons: options.livingPersons
     });
 
+    return keyFixture(server, family.family_long_id, apiKey.id, key);
+}
+
+/** Requests of a family as one of its keys, through server.inject(). */
+export function keyFixture(server: Server, familyLongId: string, keyId: string, key: string): FamilyFixture {
+
     return {
-        familyLongId: family.family_long_id,
-        keyId: apiKey.id,
+        familyLongId,
+        keyId,
         key,
         inject(method, url, payload, headers = {}) {
 

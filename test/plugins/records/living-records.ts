@@ -4,8 +4,8 @@ import * as Lab from '@hapi/lab';
 
 import { createApiKey } from '../../../lib/accounts/api-keys';
 import { resources, type ResourceName } from '../../../models/resources';
-import { keyFixture, livingFamily, livingMarker, type LivingFamily } from '../../helpers/living-family';
-import { allOperations, allResources, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
+import { livingFamily, livingMarker, type LivingFamily } from '../../helpers/living-family';
+import { allOperations, allResources, keyFixture, testServer, testVariant, type FamilyFixture } from '../../helpers/server';
 import { sampleFile } from '../files/fixtures';
 import { bodyOf, createBody, dataOf, expectError, type Body } from './fixtures';
 
