@@ -10,6 +10,17 @@ interface SealedRow {
     sealed: Buffer;
 }
 
+type CachedTable = 'conversations' | 'messages' | 'conflicts';
+
+interface CachedRecord {
+    id: string;
+    revision: number;
+}
+
+/** The columns kept in clear beside a sealed record: what it is looked up and ordered by. */
+const messageColumns = (message: Message) => ({ conversation_id: message.conversation_id, created_at: message.created_at });
+const conflictColumns = (conflict: Conflict) => ({ status: conflict.status, created_at: conflict.created_at });
+
 export class CacheTables {
 
     constructor(private readonly db: SqliteDatabase, private readonly records: SealedRecords) { }
@@ -31,17 +42,10 @@ export class CacheTables {
         await this.db.transaction((connection) => connection.run('DELETE FROM state WHERE name = ?', [name]));
     }
 
-    async putConversations(list: Conversation[]): Promise<void> {
+    /** Upserts by id; a conversation already known at a higher revision is kept. */
+    putConversations(list: Conversation[]): Promise<void> {
 
-        await this.db.transaction(async (connection) => {
-
-            for (const conversation of list) {
-                if (await this.isNewer(connection, 'conversations', conversation)) {
-                    await connection.run('INSERT INTO conversations (id, sealed) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET sealed = excluded.sealed',
-                        [conversation.id, this.records.seal('conversations', conversation.id, conversation)]);
-                }
-            }
-        });
+        return this.putAll('conversations', list, () => ({}));
     }
 
     async removeConversation(id: string): Promise<void> {
@@ -68,23 +72,14 @@ export class CacheTables {
     }
 
     /** Upserts by id; a message already known at a higher revision is kept. */
-    async putMessages(list: Message[]): Promise<void> {
+    putMessages(list: Message[]): Promise<void> {
 
-        await this.db.transaction(async (connection) => {
-
-            for (const message of list) {
-                await this.putMessage(connection, message);
-            }
-        });
+        return this.putAll('messages', list, messageColumns);
     }
 
-    async putMessage(connection: SqlConnection, message: Message): Promise<void> {
+    putMessage(connection: SqlConnection, message: Message): Promise<void> {
 
-        if (await this.isNewer(connection, 'messages', message)) {
-            await connection.run(`INSERT INTO messages (id, conversation_id, created_at, sealed) VALUES (?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET conversation_id = excluded.conversation_id, created_at = excluded.created_at, sealed = excluded.sealed`,
-            [message.id, message.conversation_id, message.created_at, this.records.seal('messages', message.id, message)]);
-        }
+        return this.upsert(connection, 'messages', message, messageColumns(message));
     }
 
     /** The latest `limit` messages of the conversation, oldest first. */
@@ -97,23 +92,14 @@ export class CacheTables {
     }
 
     /** Upserts by id; a conflict already known at a higher revision is kept. */
-    async putConflicts(list: Conflict[]): Promise<void> {
+    putConflicts(list: Conflict[]): Promise<void> {
 
-        await this.db.transaction(async (connection) => {
-
-            for (const conflict of list) {
-                await this.putConflict(connection, conflict);
-            }
-        });
+        return this.putAll('conflicts', list, conflictColumns);
     }
 
-    async putConflict(connection: SqlConnection, conflict: Conflict): Promise<void> {
+    putConflict(connection: SqlConnection, conflict: Conflict): Promise<void> {
 
-        if (await this.isNewer(connection, 'conflicts', conflict)) {
-            await connection.run(`INSERT INTO conflicts (id, status, created_at, sealed) VALUES (?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET status = excluded.status, created_at = excluded.created_at, sealed = excluded.sealed`,
-            [conflict.id, conflict.status, conflict.created_at, this.records.seal('conflicts', conflict.id, conflict)]);
-        }
+        return this.upsert(connection, 'conflicts', conflict, conflictColumns(conflict));
     }
 
     /** The open conflicts (or all of them), in the order their items were refused. */
@@ -130,8 +116,32 @@ export class CacheTables {
         return row ? this.records.open<Conflict>('conflicts', id, row.sealed) : undefined;
     }
 
+    /** Upserts each record (see upsert()) in one transaction. */
+    private async putAll<T extends CachedRecord>(table: CachedTable, list: T[], clearColumns: (record: T) => Record<string, string>): Promise<void> {
+
+        await this.db.transaction(async (connection) => {
+
+            for (const record of list) {
+                await this.upsert(connection, table, record, clearColumns(record));
+            }
+        });
+    }
+
+    /** Inserts or replaces the record, sealed, with its `clear` columns beside it; one already stored at a higher revision is kept. */
+    private async upsert(connection: SqlConnection, table: CachedTable, record: CachedRecord, clear: Record<string, string>): Promise<void> {
+
+        if (!await this.isNewer(connection, table, record)) {
+            return;
+        }
+
+        const columns = ['id', ...Object.keys(clear), 'sealed'];
+        const updates = columns.slice(1).map((name) => `${name} = excluded.${name}`).join(', ');
+        await connection.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (id) DO UPDATE SET ${updates}`,
+            [record.id, ...Object.values(clear), this.records.seal(table, record.id, record)]);
+    }
+
     /** Whether the record is not older than the stored one (the revision lives in the sealed record, not in a column). */
-    private async isNewer(connection: SqlConnection, table: 'conversations' | 'messages' | 'conflicts', record: { id: string; revision: number }): Promise<boolean> {
+    private async isNewer(connection: SqlConnection, table: CachedTable, record: CachedRecord): Promise<boolean> {
 
         const row = await connection.get<SealedRow>(`SELECT id, sealed FROM ${table} WHERE id = ?`, [record.id]);
         return !row || this.records.open<{ revision: number }>(table, record.id, row.sealed).revision <= record.revision;
