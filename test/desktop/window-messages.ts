@@ -1,19 +1,15 @@
-import Path from 'path';
-
 import { expect } from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import { startWindowServer, type DesktopClient, type WindowServer } from 'family-records-desktop';
 import type { Browser, Page } from 'playwright-core';
 
-import { projectRoot } from '../../lib/config';
 import { blockUser, unblockUser } from '../../lib/messaging/blocks';
 import { createGroup, startDirectConversation } from '../../lib/messaging/conversations';
 import { sendMessage } from '../../lib/messaging/messages';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium';
+import { chromiumAvailable, launchChromium, screenshot } from '../helpers/chromium';
 import { actorOf, bodiesOnServer } from '../helpers/desktop-e2e';
 import { pngBytes } from '../helpers/desktop-e2e-files';
 import { connectDesktopClient, desktopService, type DesktopMember, type DesktopService } from '../helpers/desktop-service';
-import { testVariant } from '../helpers/server';
 
 export const lab = Lab.script();
 const { describe, it, before, after } = lab;
@@ -37,7 +33,6 @@ describe('desktop window: messages in Chromium', { skip: !chromiumAvailable, tim
     let groupId: string;
 
     const messaging = () => service.server.app.services.messaging;
-    const screenshot = (name: string) => page.screenshot({ path: Path.join(projectRoot, 'test', 'artifacts', testVariant, `${name}.png`), fullPage: true });
     const conversationButton = (id: string) => page.locator(`[data-conversation-id="${id}"]`);
     const historyTexts = () => page.locator('#history li.message .body').allTextContents();
 
@@ -101,7 +96,7 @@ describe('desktop window: messages in Chromium', { skip: !chromiumAvailable, tim
         expect(await conversationButton(groupId).textContent()).to.equal('Sunday lunch');
         await page.locator('#connection:text-is("Online")').waitFor();
         expect(await page.locator('#offline-banner').isHidden()).to.be.true();
-        await screenshot('window-conversations');
+        await screenshot(page, 'window-conversations');
 
         await conversationButton(directId).click();
         await page.waitForSelector('#history li.message');
@@ -113,7 +108,7 @@ describe('desktop window: messages in Chromium', { skip: !chromiumAvailable, tim
         // Live: what Bob writes now shows without a reload.
         await sendMessage(messaging(), actorOf(bob.user), directId, { body: 'See you there' });
         await page.waitForSelector('#history li.message:has-text("See you there")');
-        await screenshot('window-history');
+        await screenshot(page, 'window-history');
     });
 
     it('sends a text with a file: the outbox shows it, then the message with its file, which downloads', async () => {
@@ -152,7 +147,7 @@ describe('desktop window: messages in Chromium', { skip: !chromiumAvailable, tim
         const queued = page.locator('#history li.pending:has-text("Written offline")');
         await queued.locator('.outbox-state:text-is("queued")').waitFor();
         expect(await queued.locator('.attachments').textContent()).to.contain('sunset.png');
-        await screenshot('window-offline');
+        await screenshot(page, 'window-offline');
 
         await service.goOnline();
         await page.click('#try-again');
@@ -181,7 +176,7 @@ describe('desktop window: messages in Chromium', { skip: !chromiumAvailable, tim
         expect(await card.locator('.conflict-edit').isHidden()).to.be.true();
         expect(await card.evaluate((node) => node.previousElementSibling!.textContent)).to.contain('See you there');
         expect(await page.locator('#history [data-outbox-key]').count()).to.equal(0);
-        await screenshot('window-conflict');
+        await screenshot(page, 'window-conflict');
 
         // Still blocked: a retry is refused again, and the item stays as it was.
         const retried = page.waitForResponse((response) => response.url().endsWith('/resolve'));

@@ -36,10 +36,16 @@ export interface ChromiumAndServer {
     close(): Promise<void>;
 }
 
-export async function chromiumAndServer(): Promise<ChromiumAndServer> {
+/** A whole-page screenshot of `page`, `name`.png in test/artifacts/<variant>/ (a folder per variant: the variants run at once). */
+export function screenshot(page: Page, name: string): Promise<Buffer> {
 
     const folder = Path.join(projectRoot, 'test', 'artifacts', testVariant);
     Fs.mkdirSync(folder, { recursive: true });
+    return page.screenshot({ path: Path.join(folder, `${name}.png`), fullPage: true });
+}
+
+export async function chromiumAndServer(): Promise<ChromiumAndServer> {
+
     const server = await testServer();
     await server.start();
     const browser = await launchChromium();
@@ -47,7 +53,7 @@ export async function chromiumAndServer(): Promise<ChromiumAndServer> {
         server,
         browser,
         base: server.info.uri,
-        screenshot: (page, name) => page.screenshot({ path: Path.join(folder, `${name}.png`), fullPage: true }),
+        screenshot,
         async close() {
 
             await browser.close();
