@@ -17,6 +17,8 @@ export interface ClientParts {
 export interface EngineContext extends ClientParts {
     emit(event: string, ...args: unknown[]): boolean;
     setOnline(online: boolean): void;
+    /** The cursors of the changes applied lately, oldest first: a change that sync and the stream both bring is applied once. */
+    readonly recentCursors: Set<string>;
 }
 
 /** The names of the engine's entries in the store's state. */

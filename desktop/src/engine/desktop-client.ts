@@ -46,6 +46,7 @@ export class DesktopClient extends EventEmitter implements EngineContext {
     private flushing?: Promise<FlushResult>;
     private flushAgain = false;
     private cacheTurn: Promise<unknown> = Promise.resolve();
+    readonly recentCursors = new Set<string>();
 
     private constructor(parts: ClientParts) {
 

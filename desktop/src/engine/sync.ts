@@ -105,8 +105,21 @@ const changeAppliers: Record<Change['kind'], (context: EngineContext, change: Ch
     block: async () => undefined
 };
 
-/** One change of sync or the stream, applied to the cache. */
+/** How many applied changes' cursors are remembered: more than a sync page and a stream's catch-up bring at once. */
+const rememberedCursors = 5000;
+
+/** One change of sync or the stream, applied to the cache and announced once, however many times it comes. */
 export async function applyChange(context: EngineContext, change: Change): Promise<void> {
+
+    const { recentCursors } = context;
+    if (recentCursors.has(change.cursor)) {
+        return;
+    }
+
+    recentCursors.add(change.cursor);
+    if (recentCursors.size > rememberedCursors) {
+        recentCursors.delete(recentCursors.values().next().value!);
+    }
 
     await changeAppliers[change.kind]?.(context, change);
     context.emit('change', change);

@@ -9,8 +9,6 @@ import { withClient } from '../open-client';
 /** Stream endings that mean the device must connect again. */
 const signedOutCodes = new Set(['invalid_token']);
 
-const recentCursors = 1000;
-
 export const watchCommand = command({
     usage: 'watch',
     summary: 'show each change as it happens, until Ctrl-C',
@@ -27,18 +25,7 @@ export const watchCommand = command({
             let people = await People.of(client, { ask: false });
             // Lines in the order the changes came, though naming one may wait on the store.
             let printed = Promise.resolve();
-            // A change the catch-up sync and the stream both bring is shown once (the latest cursors suffice).
-            const seen = new Set<string>();
             const onChange = (change: Change) => {
-
-                if (seen.has(change.cursor)) {
-                    return;
-                }
-
-                seen.add(change.cursor);
-                if (seen.size > recentCursors) {
-                    seen.delete(seen.values().next().value!);
-                }
 
                 printed = printed.then(async () => {
 
