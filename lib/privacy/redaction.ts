@@ -19,9 +19,11 @@ export interface Redaction {
 /** The redaction a principal's answers get; undefined for `full` (every scheme but a redacted API key). */
 export function redactionFor(principal: Principal, policy: LivingPersonsPolicy, now: Date = new Date()): Redaction | undefined {
 
-    if (principal.scopes.livingPersons !== 'redacted') {
-        return undefined;
-    }
+    return principal.scopes.livingPersons === 'redacted' ? redactionUnder(policy, now) : undefined;
+}
+
+/** The redaction the policy asks for at `now`: who counts as living, and the name they are shown under. */
+export function redactionUnder(policy: LivingPersonsPolicy, now: Date = new Date()): Redaction {
 
     return { cutoff: livingCutoff(policy, now), name: policy.redactedName };
 }

@@ -4,7 +4,7 @@ import { principalOf } from '../../gateway/principal';
 import { apiError } from '../../lib/errors';
 import { resources } from '../../models/resources';
 import type { FilesContext } from './context';
-import { fileWithheld, redactionOf } from './living-files';
+import { fileWithheld } from './living-files';
 import { signedFileUrl } from './signed-urls';
 
 /**
@@ -23,7 +23,7 @@ export function documentFileHandler(context: FilesContext) {
         }
 
         // A document of a living person shows a redacted key no file, as its record shows no URL.
-        const redaction = redactionOf(context, request);
+        const redaction = context.records.redactionOf(request);
         if (!record.get('storage_key') || await fileWithheld(context, resources.documents, record, redaction)) {
             throw apiError(404, 'not_found', `Document ${id} has no file.`);
         }
