@@ -67,7 +67,7 @@ describe('desktop window: who may drive it', () => {
 
         expect(window.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/\?launch=[\w-]{43}$/);
 
-        const wrong = await ask(`/?launch=${launch.slice(0, -1)}A`);
+        const wrong = await ask(`/?launch=${launch[0] === 'A' ? 'B' : 'A'}${launch.slice(1)}`);
         expect(wrong.status).to.equal(403);
         expect(wrong.headers['set-cookie']).to.not.exist();
 
