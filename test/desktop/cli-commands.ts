@@ -25,6 +25,7 @@ describe('desktop command line', () => {
     let service: DesktopService;
     let ann: DesktopMember;
     let ben: DesktopMember;
+    let carol: DesktopMember;
     let directId: string;
     let groupId: string;
     const cli = new DesktopCli();
@@ -34,6 +35,7 @@ describe('desktop command line', () => {
         service = await desktopService();
         ann = await service.member();
         ben = await service.member();
+        carol = await service.member();
         const messaging = service.server.app.services.messaging;
         directId = (await startDirectConversation(messaging, actorOf(ann.user), ben.user.id)).conversation.id;
         groupId = (await createGroup(messaging, actorOf(ann.user), 'Cousins', [ben.user.id])).id;
@@ -113,6 +115,38 @@ describe('desktop command line', () => {
         expect(direct.messages[0].attachments).to.part.include([{ file_name: 'garden.png', size_bytes: 300_000 }]);
     });
 
+    it('starts a direct conversation by email (the same one again), and a group with a title; says why it cannot', async () => {
+
+        const direct = await cli.run(['start', carol.email.toUpperCase()]);
+        expect(direct.code, direct.stderr).to.equal(0);
+        const [, carolId] = /^✓ Conversation with \S+: (cnv_\w+)\n {2}family-records-desktop send (cnv_\w+) <text>\n$/.exec(direct.stdout) ?? [];
+        expect(carolId, direct.stdout).to.exist();
+        expect(direct.stdout).to.contain(`with ${carol.email}:`);
+        const again = await cli.json<{ conversation: { id: string; kind: string; name: string } }>(['start', carol.email.slice(0, -4)]);
+        expect(again.conversation).to.include({ id: carolId, kind: 'direct', name: carol.email });
+
+        const group = await cli.json<{ conversation: { id: string; kind: string; name: string; member_ids: string[] } }>(['start', '--title', ' Garden club ', ben.email, carol.user.id, ben.email]);
+        expect(group.conversation).to.include({ kind: 'group', name: 'Garden club' });
+        expect(group.conversation.member_ids.sort()).to.equal([ann.user.id, ben.user.id, carol.user.id].sort());
+        const sent = await cli.run(['send', 'garden', 'First meeting on Saturday']);
+        expect(sent.code, sent.stderr).to.equal(0);
+        expect(await bodiesOnServer(service.server, group.conversation.id)).to.equal(['First meeting on Saturday']);
+
+        const refusals: Array<[string[], number, string]> = [
+            [['start', ben.email, carol.email], 2, 'a conversation of more than two is a group: give it a --title'],
+            [['start', '--title', ' ', ben.email], 2, '--title must not be empty'],
+            [['start'], 2, 'missing <person>'],
+            [['start', 'nobody@example.com'], 1, 'no one of your family is called "nobody@example.com"'],
+            [['start', 'user-'], 1, '"user-" fits '],
+            [['start', ann.email], 1, `"${ann.email}" is you`]
+        ];
+        for (const [argv, code, words] of refusals) {
+            const refused = await cli.run(argv);
+            expect(refused.code, argv.join(' ')).to.equal(code);
+            expect(plainError(refused.stderr)).to.contain(words);
+        }
+    });
+
     it('keeps a message written offline in the outbox (exit code 3), and sync sends it once the service answers', async () => {
 
         await service.goOffline();
@@ -124,6 +158,11 @@ describe('desktop command line', () => {
             const outbox = await cli.json<{ items: Array<{ conversation_id: string; body: string; state: string }> }>(['outbox']);
             expect(outbox.items).to.part.include([{ conversation_id: directId, body: 'Written on the train', state: 'queued' }]);
             expect(outbox.items).to.have.length(1);
+
+            const notStarted = await cli.run(['start', '--json', '--title', 'On the train', ben.email]);
+            expect(notStarted.code).to.equal(3);
+            expect(JSON.parse(notStarted.stderr).error).to.include({ code: 'offline' });
+            expect(JSON.parse(notStarted.stderr).error.message).to.contain('Nothing was started');
         }
         finally {
             await service.goOnline();

@@ -32,6 +32,8 @@ export interface CommandSpec<O extends OptionsConfig> {
     options: O;
     /** Names of the positional arguments, every one required. */
     positionals?: readonly string[];
+    /** The last positional takes one value or more (`<person>…`). */
+    variadic?: boolean;
     /** Resolves with the exit code (0 when nothing is returned); throws for a failure. */
     run(args: CommandRun<O>): Promise<number | void>;
 }
@@ -79,7 +81,7 @@ export function command<const O extends OptionsConfig>(spec: CommandSpec<O>): Co
                 throw new UsageError(`missing ${expected[parsed.positionals.length]}`, spec.usage);
             }
 
-            if (parsed.positionals.length > expected.length) {
+            if (parsed.positionals.length > expected.length && !spec.variadic) {
                 throw new UsageError(`unexpected argument "${parsed.positionals[expected.length]}"`, spec.usage);
             }
 

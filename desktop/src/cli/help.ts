@@ -30,8 +30,8 @@ export function overallHelp(commands: Readonly<Record<string, Command>>): string
         'Every command takes --json (one JSON document on stdout; errors as JSON on stderr) and --profile NAME.',
         'A <conversation> is its id (cnv_…) or the beginning of its title or of the other person\'s email.',
         '',
-        'Exit codes: 0 done, 1 failed, 2 wrong command line, 3 offline (the work is kept and sent later),',
-        '4 not connected or signed out (run connect).',
+        'Exit codes: 0 done, 1 failed, 2 wrong command line, 3 offline (a message waits in the outbox and is',
+        'sent later; start does nothing offline), 4 not connected or signed out (run connect).',
         '',
         environment
     ].join('\n');

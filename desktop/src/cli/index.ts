@@ -8,6 +8,7 @@ import { historyCommand } from './commands/history';
 import { outboxCommand } from './commands/outbox';
 import { resolveCommand } from './commands/resolve';
 import { sendCommand } from './commands/send';
+import { startCommand } from './commands/start';
 import { statusCommand } from './commands/status';
 import { syncCommand } from './commands/sync';
 import { watchCommand } from './commands/watch';
@@ -22,6 +23,7 @@ const commands: Readonly<Record<string, Command>> = {
     connect: connectCommand,
     status: statusCommand,
     conversations: conversationsCommand,
+    start: startCommand,
     history: historyCommand,
     send: sendCommand,
     sync: syncCommand,

@@ -8,7 +8,7 @@ const peopleState = 'cli-people';
 
 /** The emails of the people a conversation can hold, by user id: you, and the family's people as last seen. */
 export class People {
-    private constructor(private readonly emails: Map<string, string>) { }
+    private constructor(private readonly emails: Map<string, string>, private readonly me: string) { }
 
     /** Asks the service for the family's people when `ask` (and keeps them); otherwise, or offline, those kept. */
     static async of(client: DesktopClient, options: { ask: boolean }): Promise<People> {
@@ -28,13 +28,32 @@ export class People {
 
         const emails = new Map((people ?? []).map((person) => [person.id, person.email]));
         emails.set(client.profile.userId, client.profile.email);
-        return new People(emails);
+        return new People(emails, client.profile.userId);
     }
 
     /** A user's email, or their id when they are not known here. */
     email(userId: string): string {
 
         return this.emails.get(userId) ?? userId;
+    }
+
+    /** The user id of another person of the family named by their id, their email, or the beginning of it (which must fit one). */
+    find(name: string): string {
+
+        const others = [...this.emails].filter(([id]) => id !== this.me);
+        const lower = name.toLowerCase();
+        const exact = others.filter(([id, email]) => id === name || email.toLowerCase() === lower);
+        const found = exact.length > 0 ? exact : others.filter(([, email]) => email.toLowerCase().startsWith(lower));
+        if (found.length === 1) {
+            return found[0][0];
+        }
+
+        if (found.length > 1) {
+            throw new CliError(`"${name}" fits ${found.length} people: ${found.map(([, email]) => email).join(', ')}; give more of the email`, 'ambiguous_person');
+        }
+
+        const mine = name === this.me || this.emails.get(this.me)!.toLowerCase().startsWith(lower);
+        throw new CliError(mine ? `"${name}" is you: name the others of the conversation` : `no one of your family is called "${name}"`, 'unknown_person');
     }
 }
 

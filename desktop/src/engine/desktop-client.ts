@@ -7,7 +7,7 @@ import type { ServerMetadata } from '../sdk/discovery';
 import { OfflineError } from '../sdk/errors';
 import { newIdempotencyKey } from '../sdk/idempotency-key';
 import type { MessagingClient } from '../sdk/messaging-client';
-import type { Conflict } from '../sdk/types';
+import type { Conflict, Conversation } from '../sdk/types';
 import { resolveConflict, type ConflictAction } from './conflicts';
 import { connectParts, type ConnectOptions } from './connect';
 import { stateNames, type ClientParts, type EngineContext } from './context';
@@ -132,6 +132,30 @@ export class DesktopClient extends EventEmitter implements EngineContext {
         }
 
         return { ...synced, outbox: await this.flush() };
+    }
+
+    /**
+     * Starts a conversation and keeps it in the cache: with `with`, the direct one with that person (the one there is, if
+     * any); otherwise a group of you and `memberIds`. Online only: OfflineError, and nothing is kept to start later.
+     */
+    async startConversation(start: { with: string } | { title: string; memberIds: string[] }): Promise<Conversation> {
+
+        const key = newIdempotencyKey();
+        let conversation: Conversation;
+        try {
+            conversation = 'with' in start ? await this.api.startDirect(start.with, key) : await this.api.startGroup(start.title, start.memberIds, key);
+        }
+        catch (error) {
+            if (error instanceof OfflineError) {
+                this.setOnline(false);
+            }
+
+            throw error;
+        }
+
+        this.setOnline(true);
+        await this.serially(() => this.store.putConversations([conversation]));
+        return conversation;
     }
 
     /** Writes the message to the outbox (durable when this resolves), then sends it in the background. */
