@@ -29,6 +29,7 @@ describe('desktop window: messages in Chromium', { skip: !chromiumAvailable, tim
     let page: Page;
     let alice: DesktopMember;
     let bob: DesktopMember;
+    let carol: DesktopMember;
     let directId: string;
     let groupId: string;
 
@@ -65,6 +66,7 @@ describe('desktop window: messages in Chromium', { skip: !chromiumAvailable, tim
         service = await desktopService();
         alice = await service.member();
         bob = await service.member();
+        carol = await service.member();
         directId = (await startDirectConversation(messaging(), actorOf(alice.user), bob.user.id)).conversation.id;
         groupId = (await createGroup(messaging(), actorOf(alice.user), 'Sunday lunch', [bob.user.id])).id;
         await sendMessage(messaging(), actorOf(bob.user), directId, { body: 'Are you coming on Sunday?' });
@@ -109,6 +111,39 @@ describe('desktop window: messages in Chromium', { skip: !chromiumAvailable, tim
         await sendMessage(messaging(), actorOf(bob.user), directId, { body: 'See you there' });
         await page.waitForSelector('#history li.message:has-text("See you there")');
         await screenshot(page, 'window-history');
+    });
+
+    it('starts a direct conversation and a group from "New conversation", and opens each', async () => {
+
+        const startWith = async (emails: string[], title = '') => {
+
+            await page.click('#new-conversation');
+            for (const email of emails) {
+                await page.locator(`#start-people label:has-text("${email}") input`).check();
+            }
+
+            await page.fill('#start-title', title);
+            await page.click('#start-form button[type="submit"]');
+        };
+
+        await startWith([bob.email, carol.email]);
+        expect(await page.locator('#start-error').textContent()).to.equal('A conversation of more than two is a group: give it a title.');
+        await screenshot(page, 'window-new-conversation');
+        await page.click('#start-cancel');
+        expect(await page.locator('#start-form').isHidden()).to.be.true();
+
+        await startWith([carol.email]);
+        await page.locator(`#conversation-title:text-is("${carol.email}")`).waitFor();
+        expect(await page.locator('#start-form').isHidden()).to.be.true();
+        const withCarol = (await startDirectConversation(messaging(), actorOf(alice.user), carol.user.id)).conversation.id;
+        expect(await conversationButton(withCarol).getAttribute('aria-current')).to.equal('true');
+
+        await startWith([bob.email, carol.email], 'Cousins');
+        await page.locator('#conversation-title:text-is("Cousins")').waitFor();
+        await screenshot(page, 'window-started');
+        const cousins = (await client.store.conversations()).find((conversation) => conversation.title === 'Cousins')!;
+        expect(cousins.member_ids.sort()).to.equal([alice.user.id, bob.user.id, carol.user.id].sort());
+        expect(await conversationButton(cousins.id).getAttribute('aria-current')).to.equal('true');
     });
 
     it('sends a text with a file: the outbox shows it, then the message with its file, which downloads', async () => {

@@ -53,6 +53,27 @@ export function apiRoutes(client: DesktopClient, uploadsDir: string): ServerRout
             handler: answering(async () => ({ data: await client.store.conversations() }))
         },
         {
+            method: 'POST',
+            path: '/api/conversations',
+            handler: answering(async (request, h) => {
+
+                // `{ user_ids: [one] }` for the direct conversation with that person, or with a title a group.
+                const payload = request.payload as { user_ids?: unknown; title?: unknown } | null;
+                const userIds = payload?.user_ids;
+                if (!Array.isArray(userIds) || userIds.length === 0 || !userIds.every((id) => typeof id === 'string')) {
+                    throw new PageRequestError(400, 'invalid_request', 'Choose who the conversation is with.');
+                }
+
+                const title = typeof payload?.title === 'string' ? payload.title.trim() : '';
+                if (userIds.length > 1 && !title) {
+                    throw new PageRequestError(400, 'invalid_request', 'A conversation of more than two is a group: give it a title.');
+                }
+
+                const conversation = await client.startConversation(title ? { title, memberIds: userIds } : { with: userIds[0] });
+                return h.response({ data: conversation }).code(201);
+            })
+        },
+        {
             method: 'GET',
             path: '/api/conversations/{id}',
             handler: answering(async (request) => {

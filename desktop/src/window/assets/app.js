@@ -2,6 +2,7 @@ import { getJson, postForm, postJson } from './api.js';
 import { element, show } from './dom.js';
 import { conflictCard } from './conflict-card.js';
 import { historyItems, outboxItem } from './history.js';
+import { startForm } from './start-form.js';
 
 const page = {
     account: document.getElementById('account'),
@@ -195,6 +196,18 @@ page.compose.addEventListener('submit', async (event) => {
     }
 });
 
+async function loadPeople() {
+
+    const people = await getJson('/api/people');
+    state.people = new Map(people.data.map((person) => [person.id, person]));
+    return people.data;
+}
+
+startForm({
+    loadPeople,
+    onStarted: (conversation) => openConversation(conversation.id)
+});
+
 page.tryAgain.addEventListener('click', async () => {
 
     page.tryAgain.disabled = true;
@@ -218,8 +231,7 @@ async function start() {
     page.account.textContent = `${status.profile.email} · ${status.profile.familyName}`;
     follow();
     await loadList();
-    const people = await getJson('/api/people');
-    state.people = new Map(people.data.map((person) => [person.id, person]));
+    await loadPeople();
     renderList();
 }
 
