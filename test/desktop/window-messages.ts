@@ -215,9 +215,10 @@ describe('desktop window: messages in Chromium', { skip: !chromiumAvailable, tim
 
         // Still blocked: a retry is refused again, and the item stays as it was.
         const retried = page.waitForResponse((response) => response.url().endsWith('/resolve'));
+        const shownAfter = page.waitForResponse((response) => response.url().endsWith(`/api/conversations/${directId}`));
         await card.locator('button[data-action="retry"]').click();
         expect((await retried).status()).to.equal(200);
-        await page.waitForTimeout(100);
+        await shownAfter;
         expect(await card.count()).to.equal(1);
 
         await unblockUser(messaging(), actorOf(bob.user), alice.user.id);
