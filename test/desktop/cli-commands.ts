@@ -115,6 +115,36 @@ describe('desktop command line', () => {
         expect(direct.messages[0].attachments).to.part.include([{ file_name: 'garden.png', size_bytes: 300_000 }]);
     });
 
+    it('saves a message\'s files without replacing any, and says why it cannot', async () => {
+
+        const history = await cli.run(['history', directId]);
+        const [, messageId] = /\[garden\.png, 300\.0 kB\] \((msg_\w+)\)\n$/.exec(history.stdout) ?? [];
+        expect(messageId, history.stdout).to.exist();
+
+        const dir = scratchDirectory();
+        const saved = await cli.run(['save', messageId, '--dir', dir]);
+        expect(saved.code, saved.stderr).to.equal(0);
+        expect(saved.stdout).to.equal(`✓ Saved garden.png (300.0 kB) as ${Path.join(dir, 'garden.png')}\n`);
+        const again = await cli.json<{ files: Array<{ upload_id: string; file_name: string; size_bytes: number; path: string }> }>(['save', messageId, '--dir', dir]);
+        expect(again.files).to.have.length(1);
+        expect(again.files[0]).to.include({ file_name: 'garden.png', size_bytes: 300_000, path: Path.join(dir, 'garden (1).png') });
+        expect(again.files[0].upload_id).to.match(/^upl_/);
+        expect(Fs.readFileSync(Path.join(dir, 'garden (1).png')).equals(pngBytes(300_000))).to.be.true();
+        expect(Fs.readdirSync(dir).sort()).to.equal(['garden (1).png', 'garden.png']);
+
+        const [textOnly] = (await cli.json<{ messages: Array<{ id: string }> }>(['history', 'cous'])).messages;
+        const refusals: Array<[string[], number, string]> = [
+            [['save', textOnly.id], 1, `message ${textOnly.id} has no files`],
+            [['save', messageId, '--dir', Path.join(dir, 'garden.png')], 1, 'is not a directory'],
+            [['save', 'msg_00000000000000000000'], 1, '(404 not_found)']
+        ];
+        for (const [argv, code, words] of refusals) {
+            const refused = await cli.run(argv);
+            expect(refused.code, argv.join(' ')).to.equal(code);
+            expect(plainError(refused.stderr)).to.contain(words);
+        }
+    });
+
     it('starts a direct conversation by email (the same one again), and a group with a title; says why it cannot', async () => {
 
         const direct = await cli.run(['start', carol.email.toUpperCase()]);
@@ -163,6 +193,10 @@ describe('desktop command line', () => {
             expect(notStarted.code).to.equal(3);
             expect(JSON.parse(notStarted.stderr).error).to.include({ code: 'offline' });
             expect(JSON.parse(notStarted.stderr).error.message).to.contain('Nothing was started');
+
+            const notSaved = await cli.run(['save', 'msg_00000000000000000000']);
+            expect(notSaved.code).to.equal(3);
+            expect(plainError(notSaved.stderr)).to.contain('Nothing was saved.');
         }
         finally {
             await service.goOnline();

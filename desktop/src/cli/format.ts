@@ -24,10 +24,17 @@ export function shortTime(iso: string): string {
     return `${time.getFullYear()}-${two(time.getMonth() + 1)}-${two(time.getDate())} ${two(time.getHours())}:${two(time.getMinutes())}`;
 }
 
-/** Who wrote a message and what: `ann@example.com: Dinner at 8? [menu.pdf, 12.0 kB]` (its body's own lines indented). */
+/**
+ * Who wrote a message and what: `ann@example.com: Dinner at 8? [menu.pdf, 12.0 kB] (msg_…)` (its body's own lines
+ * indented; the id, which `save` takes, only for a message with files).
+ */
 export function messageText(message: Message, people: People): string {
 
     const files = message.attachments.map((file) => `[${file.file_name}, ${byteSize(file.size_bytes)}]`);
+    if (files.length > 0) {
+        files.push(`(${message.id})`);
+    }
+
     const body = message.deleted ? '(deleted)' : [message.body ?? '', ...files].filter(Boolean).join(' ');
     const edited = message.edited_at && !message.deleted ? ' (edited)' : '';
     return `${people.email(message.sender_id)}: ${body.replace(/\n/g, '\n    ')}${edited}`;

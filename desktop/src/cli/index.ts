@@ -7,6 +7,7 @@ import { disconnectCommand } from './commands/disconnect';
 import { historyCommand } from './commands/history';
 import { outboxCommand } from './commands/outbox';
 import { resolveCommand } from './commands/resolve';
+import { saveCommand } from './commands/save';
 import { sendCommand } from './commands/send';
 import { startCommand } from './commands/start';
 import { statusCommand } from './commands/status';
@@ -26,6 +27,7 @@ const commands: Readonly<Record<string, Command>> = {
     start: startCommand,
     history: historyCommand,
     send: sendCommand,
+    save: saveCommand,
     sync: syncCommand,
     watch: watchCommand,
     outbox: outboxCommand,

@@ -4,6 +4,7 @@ import Path from 'path';
 import type { Request, ServerRoute } from '@hapi/hapi';
 
 import type { DesktopClient } from '../engine/desktop-client';
+import { safeFileName } from '../file-name';
 import type { Conversation } from '../sdk/types';
 import { answering, PageRequestError } from './answers';
 
@@ -17,13 +18,6 @@ interface FormFile {
     filename: string;
     path: string;
     bytes: number;
-}
-
-/** A name safe to write as one file of a directory, keeping what the person called it. */
-function fileNameOf(name: string) {
-
-    const base = name.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-    return base === '' || base === '.' || base === '..' ? 'attachment' : base;
 }
 
 /**
@@ -54,7 +48,7 @@ export function sendRoute(client: DesktopClient, uploadsDir: string, conversatio
 
                 for (const file of chosen) {
                     const dir = await Fs.promises.mkdtemp(Path.join(uploadsDir, 'file-'));
-                    const path = Path.join(dir, fileNameOf(file.filename));
+                    const path = Path.join(dir, safeFileName(file.filename));
                     await Fs.promises.rename(file.path, path);
                     named.push(path);
                 }
