@@ -140,6 +140,7 @@ describe('desktop window: messages in Chromium', { skip: !chromiumAvailable, tim
 
         await startWith([bob.email, carol.email], 'Cousins');
         await page.locator('#conversation-title:text-is("Cousins")').waitFor();
+        await page.locator('#history li.empty:text-is("No messages yet: write the first one below.")').waitFor();
         await screenshot(page, 'window-started');
         const cousins = (await client.store.conversations()).find((conversation) => conversation.title === 'Cousins')!;
         expect(cousins.member_ids.sort()).to.equal([alice.user.id, bob.user.id, carol.user.id].sort());

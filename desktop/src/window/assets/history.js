@@ -62,6 +62,10 @@ export function historyItems(view, context) {
         after.set(key, [...(after.get(key) ?? []), conflict]);
     }
 
+    if (view.messages.length + view.conflicts.length + view.outbox.length === 0) {
+        return [element('li', { className: 'empty meta' }, 'No messages yet: write the first one below.')];
+    }
+
     const card = (conflict) => conflictCard(conflict, { onResolved: context.refresh, edits: context.edits });
     return [
         (after.get('start') ?? []).map(card),
