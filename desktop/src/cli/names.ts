@@ -8,12 +8,14 @@ const peopleState = 'cli-people';
 
 /** The emails of the people a conversation can hold, by user id: you, and the family's people as last seen. */
 export class People {
-    private constructor(private readonly emails: Map<string, string>, private readonly me: string) { }
+    /** `unreachable`: the service was asked and did not answer, so these are the people kept from before. */
+    private constructor(private readonly emails: Map<string, string>, private readonly me: string, readonly unreachable?: OfflineError) { }
 
     /** Asks the service for the family's people when `ask` (and keeps them); otherwise, or offline, those kept. */
     static async of(client: DesktopClient, options: { ask: boolean }): Promise<People> {
 
         let people = await client.store.getState<Person[]>(peopleState);
+        let unreachable: OfflineError | undefined;
         if (options.ask || !people) {
             try {
                 people = await client.api.people();
@@ -23,12 +25,14 @@ export class People {
                 if (!(error instanceof OfflineError)) {
                     throw error;
                 }
+
+                unreachable = error;
             }
         }
 
         const emails = new Map((people ?? []).map((person) => [person.id, person.email]));
         emails.set(client.profile.userId, client.profile.email);
-        return new People(emails, client.profile.userId);
+        return new People(emails, client.profile.userId, unreachable);
     }
 
     /** A user's email, or their id when they are not known here. */

@@ -30,20 +30,21 @@ export const startCommand = command({
             throw new UsageError('a conversation of more than two is a group: give it a --title', usage);
         }
 
+        const notStarted = (offline: OfflineError) => new CliError(`offline: ${offline.message} Nothing was started: try again once connected.`, 'offline', exitCodes.offline);
         await withClient(values.profile, async (client) => {
 
             const people = await People.of(client, { ask: true });
+            if (people.unreachable) {
+                throw notStarted(people.unreachable);
+            }
+
             const userIds = [...new Set(names.map((name) => people.find(name)))];
             let conversation;
             try {
                 conversation = await client.startConversation(title === undefined ? { with: userIds[0] } : { title, memberIds: userIds });
             }
             catch (error) {
-                if (error instanceof OfflineError) {
-                    throw new CliError(`offline: ${error.message} Nothing was started: try again once connected.`, 'offline', exitCodes.offline);
-                }
-
-                throw error;
+                throw error instanceof OfflineError ? notStarted(error) : error;
             }
 
             const name = conversationName(conversation, people, client.profile.userId);
