@@ -145,7 +145,11 @@ describe('desktop command line', () => {
         }
     });
 
-    it('starts a direct conversation by email (the same one again), and a group with a title; says why it cannot', async () => {
+    it('lists the people one can message, then starts a direct conversation by email (the same one again), and a group with a title; says why it cannot', async () => {
+
+        const people = await cli.run(['people']);
+        expect(people.code, people.stderr).to.equal(0);
+        expect(people.stdout.split('\n').filter(Boolean).sort()).to.equal([`${ben.user.id}  ${ben.email}`, `${carol.user.id}  ${carol.email}`].sort());
 
         const direct = await cli.run(['start', carol.email.toUpperCase()]);
         expect(direct.code, direct.stderr).to.equal(0);
@@ -194,6 +198,7 @@ describe('desktop command line', () => {
             expect(JSON.parse(notStarted.stderr).error).to.include({ code: 'offline' });
             expect(JSON.parse(notStarted.stderr).error.message).to.contain('Nothing was started');
 
+            expect((await cli.run(['people'])).code).to.equal(3);
             const notSaved = await cli.run(['save', 'msg_00000000000000000000']);
             expect(notSaved.code).to.equal(3);
             expect(plainError(notSaved.stderr)).to.contain('Nothing was saved.');

@@ -3,7 +3,7 @@ export const exitCodes = {
     ok: 0,
     error: 1,
     usage: 2,
-    /** The service could not be reached: a message is kept (in the outbox) and goes out once it can be; a start or a save is not done. */
+    /** The service could not be reached: a message is kept (in the outbox) and goes out once it can be; what only the service can answer (people, start, save) is not done. */
     offline: 3,
     /** No profile is connected, or its grant is gone: run `connect`. */
     notConnected: 4

@@ -31,7 +31,7 @@ export function overallHelp(commands: Readonly<Record<string, Command>>): string
         'A <conversation> is its id (cnv_…) or the beginning of its title or of the other person\'s email.',
         '',
         'Exit codes: 0 done, 1 failed, 2 wrong command line, 3 offline (a message waits in the outbox and is',
-        'sent later; start and save do nothing offline), 4 not connected or signed out (run connect).',
+        'sent later; people, start and save do nothing offline), 4 not connected or signed out (run connect).',
         '',
         environment
     ].join('\n');

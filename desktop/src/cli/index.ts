@@ -6,6 +6,7 @@ import { conversationsCommand } from './commands/conversations';
 import { disconnectCommand } from './commands/disconnect';
 import { historyCommand } from './commands/history';
 import { outboxCommand } from './commands/outbox';
+import { peopleCommand } from './commands/people';
 import { resolveCommand } from './commands/resolve';
 import { saveCommand } from './commands/save';
 import { sendCommand } from './commands/send';
@@ -24,6 +25,7 @@ const commands: Readonly<Record<string, Command>> = {
     connect: connectCommand,
     status: statusCommand,
     conversations: conversationsCommand,
+    people: peopleCommand,
     start: startCommand,
     history: historyCommand,
     send: sendCommand,
