@@ -95,21 +95,7 @@ export class DesktopClient extends EventEmitter implements EngineContext {
 
     sync(): Promise<{ changes: number; reset: boolean }> {
 
-        return this.serially(async () => {
-
-            try {
-                const result = await syncChanges(this);
-                this.setOnline(true);
-                return result;
-            }
-            catch (error) {
-                if (error instanceof OfflineError) {
-                    this.setOnline(false);
-                }
-
-                throw error;
-            }
-        });
+        return this.serially(() => this.reachingService(() => syncChanges(this)));
     }
 
     /**
@@ -141,19 +127,7 @@ export class DesktopClient extends EventEmitter implements EngineContext {
     async startConversation(start: { with: string } | { title: string; memberIds: string[] }): Promise<Conversation> {
 
         const key = newIdempotencyKey();
-        let conversation: Conversation;
-        try {
-            conversation = 'with' in start ? await this.api.startDirect(start.with, key) : await this.api.startGroup(start.title, start.memberIds, key);
-        }
-        catch (error) {
-            if (error instanceof OfflineError) {
-                this.setOnline(false);
-            }
-
-            throw error;
-        }
-
-        this.setOnline(true);
+        const conversation = await this.reachingService(() => ('with' in start ? this.api.startDirect(start.with, key) : this.api.startGroup(start.title, start.memberIds, key)));
         await this.serially(() => this.store.putConversations([conversation]));
         return conversation;
     }
@@ -262,6 +236,23 @@ export class DesktopClient extends EventEmitter implements EngineContext {
 
         await this.settle();
         await this.store.close();
+    }
+
+    /** Runs a call of the service, and says whether the service answered it ('online'). */
+    private async reachingService<T>(call: () => Promise<T>): Promise<T> {
+
+        try {
+            const result = await call();
+            this.setOnline(true);
+            return result;
+        }
+        catch (error) {
+            if (error instanceof OfflineError) {
+                this.setOnline(false);
+            }
+
+            throw error;
+        }
     }
 
     /** Runs jobs on the cache one at a time: a sync and the stream's changes never interleave. */
