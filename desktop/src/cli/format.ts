@@ -31,11 +31,8 @@ export function shortTime(iso: string): string {
 export function messageText(message: Message, people: People): string {
 
     const files = message.attachments.map((file) => `[${file.file_name}, ${byteSize(file.size_bytes)}]`);
-    if (files.length > 0) {
-        files.push(`(${message.id})`);
-    }
-
-    const body = message.deleted ? '(deleted)' : [message.body ?? '', ...files].filter(Boolean).join(' ');
+    const savedBy = files.length > 0 ? `(${message.id})` : '';
+    const body = message.deleted ? '(deleted)' : [message.body ?? '', ...files, savedBy].filter(Boolean).join(' ');
     const edited = message.edited_at && !message.deleted ? ' (edited)' : '';
     return `${people.email(message.sender_id)}: ${body.replace(/\n/g, '\n    ')}${edited}`;
 }
