@@ -5,6 +5,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 
 import type { Principal } from '../../gateway/principal';
+import type { ResourceRecord } from '../../models/resource-record';
 import type { FieldType, ResourceDeclaration } from '../../models/resources';
 import { livingCutoff, livingPersonSql, type LivingPersonsPolicy } from './living-persons';
 
@@ -89,4 +90,11 @@ export async function recordConcernsLivingPerson(sequelize: Sequelize, dialectNa
     const rows = await sequelize.query(`SELECT 1 AS "living" FROM "${resource.table}" AS "record" WHERE "record"."id" = $1 AND "record"."family_long_id" = $2 AND ${living}`,
         { bind: [record.id, record.family_long_id, redaction.cutoff], type: QueryTypes.SELECT, transaction });
     return rows.length > 0;
+}
+
+/** recordConcernsLivingPerson() of a record of `resource` that was read: through its own connection (inside `transaction` when given). */
+export function storedRecordConcernsLivingPerson(resource: ResourceDeclaration, record: ResourceRecord, redaction: Redaction, transaction?: Transaction): Promise<boolean> {
+
+    const stored = record.get({ plain: true }) as { id: string; family_long_id: string; person_id?: string | null };
+    return recordConcernsLivingPerson(record.sequelize, record.sequelize.getDialect(), resource, stored, redaction, transaction);
 }

@@ -24,7 +24,7 @@ export function documentFileHandler(context: FilesContext) {
 
         // A document of a living person shows a redacted key no file, as its record shows no URL.
         const redaction = context.records.redactionOf(request);
-        if (!record.get('storage_key') || await fileWithheld(context, resources.documents, record, redaction)) {
+        if (!record.get('storage_key') || await fileWithheld(resources.documents, record, redaction)) {
             throw apiError(404, 'not_found', `Document ${id} has no file.`);
         }
 

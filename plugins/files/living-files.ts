@@ -3,7 +3,7 @@
  * persons redacted: neither through a document's download route nor through a signed URL issued to it.
  */
 import { livingPersonsPolicyOf } from '../../lib/privacy/living-persons';
-import { recordConcernsLivingPerson, redactionUnder, type Redaction } from '../../lib/privacy/redaction';
+import { redactionUnder, storedRecordConcernsLivingPerson, type Redaction } from '../../lib/privacy/redaction';
 import type { ResourceRecord } from '../../models/resource-record';
 import type { ResourceDeclaration } from '../../models/resources';
 import type { FilesContext } from './context';
@@ -15,13 +15,7 @@ export function signedUrlRedaction(context: FilesContext): Redaction {
 }
 
 /** Whether the record's file is withheld under `redaction`: it concerns a person presumed living now. */
-export function fileWithheld(context: FilesContext, resource: ResourceDeclaration, record: ResourceRecord, redaction: Redaction | undefined): Promise<boolean> | false {
+export function fileWithheld(resource: ResourceDeclaration, record: ResourceRecord, redaction: Redaction | undefined): Promise<boolean> | false {
 
-    if (!redaction) {
-        return false;
-    }
-
-    const sequelize = context.models.Family.sequelize!;
-    const { id, family_long_id: familyLongId, person_id: personId } = record.get({ plain: true }) as { id: string; family_long_id: string; person_id?: string | null };
-    return recordConcernsLivingPerson(sequelize, sequelize.getDialect(), resource, { id, family_long_id: familyLongId, person_id: personId ?? null }, redaction);
+    return redaction !== undefined && storedRecordConcernsLivingPerson(resource, record, redaction);
 }

@@ -39,7 +39,7 @@ export function serveFileHandler(context: FilesContext) {
 
         const resource = resources[grant.resource as ResourceName];
         const record = await context.models.records[resource.name].findOne({ where: { id: grant.id, storage_key: grant.storageKey } });
-        const withheld = record ? await fileWithheld(context, resource, record, grant.redacted ? signedUrlRedaction(context) : undefined) : false;
+        const withheld = record ? await fileWithheld(resource, record, grant.redacted ? signedUrlRedaction(context) : undefined) : false;
         const stored = record && !withheld ? await context.storage.stat(grant.storageKey) : null;
         if (!record || !stored) {
             throw gone();

@@ -8,7 +8,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 
 import { apiError, type ErrorCode } from '../../lib/errors';
-import { personIdColumn, recordConcernsLivingPerson, type Redaction } from '../../lib/privacy/redaction';
+import { personIdColumn, recordConcernsLivingPerson, storedRecordConcernsLivingPerson, type Redaction } from '../../lib/privacy/redaction';
 import type { ResourceRecord } from '../../models/resource-record';
 import { resources, type ResourceDeclaration } from '../../models/resources';
 
@@ -38,9 +38,8 @@ export async function assertNamesNoLivingPerson(sequelize: Sequelize, resource: 
 /** Refuses a change or deletion of a stored record that concerns a person presumed living: the person themself, or a record whose person_id is one. */
 export async function assertConcernsNoLivingPerson(resource: ResourceDeclaration, record: ResourceRecord, redaction: Redaction, transaction: Transaction): Promise<void> {
 
-    const stored = record.get({ plain: true }) as { id: string; family_long_id: string; person_id?: string | null };
-    if (await recordConcernsLivingPerson(record.sequelize, record.sequelize.getDialect(), resource, stored, redaction, transaction)) {
-        const personId = personIdColumn(resource) === 'id' ? stored.id : stored.person_id;
+    if (await storedRecordConcernsLivingPerson(resource, record, redaction, transaction)) {
+        const personId = personIdColumn(resource) === 'id' ? record.id : record.get('person_id') as string;
         throw protectedLiving(`change records that concern a living person (${personId})`);
     }
 }

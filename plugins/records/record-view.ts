@@ -4,7 +4,7 @@ import type { Transaction } from 'sequelize';
 import type { PolicyStore } from '../../gateway/policies/policy-store';
 import { principalOf } from '../../gateway/principal';
 import { livingPersonsPolicyOf } from '../../lib/privacy/living-persons';
-import { recordConcernsLivingPerson, redactionFor, type Redaction } from '../../lib/privacy/redaction';
+import { redactionFor, storedRecordConcernsLivingPerson, type Redaction } from '../../lib/privacy/redaction';
 import type { ResourceRecord } from '../../models/resource-record';
 import type { ResourceDeclaration } from '../../models/resources';
 import type { RecordView } from './serialize';
@@ -20,9 +20,7 @@ export async function recordView(resource: ResourceDeclaration, record: Resource
         return undefined;
     }
 
-    const sequelize = record.sequelize;
-    const stored = record.get({ plain: true }) as { id: string; family_long_id: string; person_id?: string | null };
-    return { redaction, living: await recordConcernsLivingPerson(sequelize, sequelize.getDialect(), resource, stored, redaction, transaction) };
+    return { redaction, living: await storedRecordConcernsLivingPerson(resource, record, redaction, transaction) };
 }
 
 /** The redaction of a request's answers: undefined unless its key sees living persons redacted (policies/privacy.yaml says who is living). */
